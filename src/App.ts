@@ -1,0 +1,37 @@
+/**
+ * The server process: configuration → database (+ migrations) → owner bootstrap → HTTP on a Node port. Start-up
+ * stops with one clear message when configuration is invalid or a dependency cannot be reached.
+ */
+import { createServer } from "node:http"
+import { HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { GlossConfig } from "./Config.js"
+import { HttpLive } from "./http/Server.js"
+import { ensureOwner } from "./services/Bootstrap.js"
+import { Database, SqlLive } from "./services/database/Database.js"
+import { runMigrations } from "./services/database/migrations.js"
+import { Users } from "./services/users/Users.js"
+import { Workspaces } from "./services/workspaces/Workspaces.js"
+
+/** Migrations and the owner bootstrap, done before the server accepts requests. */
+export const PrepareLive = Layer.effectDiscard(
+  Effect.gen(function*() {
+    const applied = yield* runMigrations
+    if (applied.length > 0) yield* Effect.logInfo(`Applied ${applied.length} database migration(s)`)
+    yield* ensureOwner
+  })
+).pipe(Layer.provide([Users.Default, Workspaces.Default]))
+
+/** Everything but the socket: tests provide their own `HttpServer` on a random port. */
+export const ServerLive = HttpLive.pipe(
+  Layer.provide(PrepareLive),
+  Layer.provide(Database.Default),
+  Layer.provideMerge(SqlLive)
+)
+
+export const NodeServerLive = Layer.unwrapEffect(Effect.map(GlossConfig, ({ server }) =>
+  ServerLive.pipe(
+    HttpServer.withLogAddress,
+    Layer.provide(NodeHttpServer.layer(createServer, { port: server.port, host: server.host }))
+  )))

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+/** The `gloss` command line: `gloss server` (what `npm start` runs) and the admin commands. */
+import { Command } from "@effect/cli"
+import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import { Console, Effect, Layer, Option } from "effect"
+import { serverCommand } from "../cli/ServerCommand.js"
+import { startupFailureMessage } from "../cli/startupFailure.js"
+import { GlossConfig } from "../Config.js"
+import { LoggingLive } from "../Logging.js"
+import { VERSION } from "../version.js"
+
+const gloss = Command.make("gloss").pipe(
+  Command.withDescription("Gloss: an annotation server with a REST API and a typed TypeScript client"),
+  Command.withSubcommands([serverCommand])
+)
+
+const run = Command.run(gloss, { name: "gloss", version: VERSION })
+
+// The logger is configured from the same environment as everything else; a bad GLOSS_LOG_* value is reported with
+// the rest of the configuration errors, so fall back to defaults for reading it here.
+const logging = Layer.unwrapEffect(
+  GlossConfig.load.pipe(
+    Effect.map(({ server }) => LoggingLive(server.logLevel, server.logFormat)),
+    Effect.orElseSucceed(() => LoggingLive("info", "text"))
+  )
+)
+
+run(process.argv).pipe(
+  Effect.provide(GlossConfig.layer),
+  Effect.provide(logging),
+  Effect.provide(NodeContext.layer),
+  Effect.tapErrorCause((cause) =>
+    Option.match(startupFailureMessage(cause), {
+      onNone: () => Effect.void,
+      onSome: (message) => Console.error(message)
+    })
+  ),
+  NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true })
+)

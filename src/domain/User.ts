@@ -1,0 +1,42 @@
+import { Schema } from "effect"
+import { UserId } from "./Ids.js"
+import { NonBlank } from "./Common.js"
+import { Timestamp } from "./Timestamp.js"
+
+export const Role = Schema.Literal("owner", "admin", "annotator")
+export type Role = typeof Role.Type
+
+/** A user as the API shows it (reference A.1). The caller's own `api_key` is included, as Argilla does. */
+export const User = Schema.Struct({
+  id: UserId,
+  first_name: Schema.String,
+  last_name: Schema.NullOr(Schema.String),
+  username: Schema.String,
+  role: Role,
+  api_key: Schema.String,
+  inserted_at: Timestamp,
+  updated_at: Timestamp
+}).annotations({ identifier: "User" })
+export type User = typeof User.Type
+
+const Username = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
+export const Password = Schema.String.pipe(Schema.minLength(8), Schema.maxLength(100))
+
+export const UserCreate = Schema.Struct({
+  id: Schema.optional(UserId),
+  first_name: NonBlank(200),
+  last_name: Schema.optional(Schema.NullOr(NonBlank(200))),
+  username: Username,
+  role: Schema.optional(Role),
+  password: Password
+}).annotations({ identifier: "UserCreate" })
+export type UserCreate = typeof UserCreate.Type
+
+export const UserUpdate = Schema.Struct({
+  first_name: Schema.optional(NonBlank(200)),
+  last_name: Schema.optional(Schema.NullOr(NonBlank(200))),
+  username: Schema.optional(Username),
+  role: Schema.optional(Role),
+  password: Schema.optional(Password)
+}).annotations({ identifier: "UserUpdate" })
+export type UserUpdate = typeof UserUpdate.Type

@@ -1,0 +1,20 @@
+import { Schema } from "effect"
+import { ResourceName } from "./Common.js"
+import { UserId, WorkspaceId } from "./Ids.js"
+import { Timestamp } from "./Timestamp.js"
+
+export const Workspace = Schema.Struct({
+  id: WorkspaceId,
+  name: Schema.String,
+  inserted_at: Timestamp,
+  updated_at: Timestamp
+}).annotations({ identifier: "Workspace" })
+export type Workspace = typeof Workspace.Type
+
+export const WorkspaceCreate = Schema.Struct({
+  id: Schema.optional(WorkspaceId),
+  name: ResourceName
+}).annotations({ identifier: "WorkspaceCreate" })
+export type WorkspaceCreate = typeof WorkspaceCreate.Type
+
+export const WorkspaceUserCreate = Schema.Struct({ user_id: UserId }).annotations({ identifier: "WorkspaceUserCreate" })

@@ -1,0 +1,28 @@
+/**
+ * The one API definition. The server implements it (`handlers/`), the OpenAPI document and the docs pages are
+ * derived from it, and the client is `HttpApiClient.make(Api)`. Keep this file and `groups/` free of server code.
+ */
+import { HttpApi, OpenApi } from "@effect/platform"
+import { InternalServerError, PayloadTooLarge, ServiceUnavailable, ValidationError } from "../domain/Errors.js"
+import { AuthGroup } from "./groups/Auth.js"
+import { InfoGroup } from "./groups/Info.js"
+import { MeGroup } from "./groups/Me.js"
+import { UsersGroup } from "./groups/Users.js"
+import { WorkspacesGroup } from "./groups/Workspaces.js"
+
+export class Api extends HttpApi.make("gloss")
+  .add(InfoGroup)
+  .add(AuthGroup)
+  .add(MeGroup)
+  .add(UsersGroup)
+  .add(WorkspacesGroup)
+  // Failures any endpoint can answer with: a request that does not match its schema, a body over the size limit,
+  // a database that stayed locked past its timeout, and the unexpected.
+  .addError(ValidationError.http)
+  .addError(PayloadTooLarge.http)
+  .addError(ServiceUnavailable.http)
+  .addError(InternalServerError.http)
+  .prefix("/api/v1")
+  .annotate(OpenApi.Title, "Gloss API")
+  .annotate(OpenApi.Description, "Annotation server, wire-compatible with Argilla's /api/v1")
+{}

@@ -1,0 +1,81 @@
+/**
+ * Turns failures that no handler declares into the contract's bodies (reference §8): a request that does not match
+ * its schema → 422 (FastAPI's shape, not Effect's 400), malformed JSON → 422, a body over the limit → 413, a locked
+ * database → 503, anything unexpected → 500 with the cause logged and no internals in the body.
+ */
+import { HttpApiBuilder, HttpApiError, HttpServerError } from "@effect/platform"
+import { Cause, Effect, Option } from "effect"
+import {
+  InternalServerError,
+  PayloadTooLarge,
+  ServiceUnavailable,
+  ValidationError,
+  type ValidationIssue
+} from "../domain/Errors.js"
+import { DatabaseLocked, isBusy } from "../services/database/errors.js"
+import { Api } from "./Api.js"
+
+const issueType = (tag: string): string => {
+  switch (tag) {
+    case "Missing":
+      return "missing"
+    case "Unexpected":
+      return "extra_forbidden"
+    default:
+      return "value_error"
+  }
+}
+
+export const toValidationError = (error: HttpApiError.HttpApiDecodeError): ValidationError =>
+  new ValidationError({
+    errors: error.issues.map((issue): ValidationIssue => ({
+      loc: issue.path.map((key) => (typeof key === "number" ? key : String(key))),
+      msg: issue.message,
+      type: issueType(issue._tag)
+    }))
+  })
+
+const isBodyTooLarge = (error: HttpServerError.RequestError) =>
+  error.cause instanceof Error && error.cause.message === "maxBytes exceeded"
+
+/** The failure a defect should be answered with, if it is one the API knows how to explain. */
+const explainDefect = (defect: unknown): Option.Option<PayloadTooLarge | ValidationError | ServiceUnavailable> => {
+  if (HttpServerError.isServerError(defect) && defect._tag === "RequestError") {
+    return Option.some(
+      isBodyTooLarge(defect)
+        ? new PayloadTooLarge({ detail: "The request body is larger than GLOSS_MAX_REQUEST_BODY_MB allows" })
+        : new ValidationError({
+          errors: [{ loc: ["body"], msg: "The request body is not valid JSON", type: "json_invalid" }]
+        })
+    )
+  }
+  if (defect instanceof DatabaseLocked || isBusy(defect)) {
+    const detail = defect instanceof DatabaseLocked
+      ? `${defect.message}; try again`
+      : "The database is locked by another process; try again"
+    return Option.some(new ServiceUnavailable({ detail }))
+  }
+  return Option.none()
+}
+
+type Answer = Effect.Effect<never, ValidationError | PayloadTooLarge | ServiceUnavailable | InternalServerError>
+
+export const ErrorResponsesLive = HttpApiBuilder.middleware(Api, (app) =>
+  Effect.catchAllCause(app, (cause): Answer => {
+    // The app's type declares no failures, yet the request decoder fails with HttpApiDecodeError.
+    const failure: Option.Option<unknown> = Cause.failureOption(cause)
+    if (Option.isSome(failure)) {
+      return failure.value instanceof HttpApiError.HttpApiDecodeError
+        ? Effect.fail(toValidationError(failure.value))
+        : Effect.failCause(cause)
+    }
+    if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+    const defect = Cause.squash(cause)
+    return Option.match(explainDefect(defect), {
+      onSome: (error) => Effect.fail(error),
+      onNone: () =>
+        Effect.logError("Unexpected failure while handling a request", cause).pipe(
+          Effect.zipRight(Effect.fail(new InternalServerError({ detail: "An unexpected error occurred" })))
+        )
+    })
+  }))

@@ -1,0 +1,84 @@
+/**
+ * What happens to every request around the API itself: the body-size limit, CORS, JSON for unknown routes, and one
+ * log line per request. Kept cheap on purpose: the request logger that ships with @effect/platform costs about a
+ * third of the throughput of a small endpoint (STACK.md, performance facts).
+ */
+import {
+  type HttpApp,
+  HttpMiddleware,
+  HttpServerError,
+  HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
+import { Cause, Context, Effect, Exit, Option } from "effect"
+import type { GlossConfigShape } from "../Config.js"
+
+type Middleware = <E, R>(app: HttpApp.Default<E, R>) => HttpApp.Default<E, R>
+
+const notFound = HttpServerResponse.unsafeJson({ detail: "Not Found" }, { status: 404 })
+
+const pathOf = (url: string) => {
+  const query = url.indexOf("?")
+  return query === -1 ? url : url.slice(0, query)
+}
+
+/** `*` matches one DNS label or more: `https://*.example.com` allows `https://app.example.com`. */
+const originMatcher = (patterns: ReadonlyArray<string>) => {
+  if (patterns.includes("*")) return () => true
+  const regexes = patterns.map((pattern) =>
+    new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, "\\$&")).join("[^/]+")}$`)
+  )
+  return (origin: string) => regexes.some((regex) => regex.test(origin))
+}
+
+export const requestPipeline = (config: GlossConfigShape) => {
+  const maxBytes = config.server.maxBodyMegabytes * 1024 * 1024
+  const tooLarge = HttpServerResponse.unsafeJson(
+    { detail: `The request body is larger than ${config.server.maxBodyMegabytes} MB (GLOSS_MAX_REQUEST_BODY_MB)` },
+    { status: 413 }
+  )
+  // Unset: no cross-origin access at all (the web UI is served from the same origin).
+  const cors: Middleware = Option.match(config.server.corsOrigins, {
+    onNone: (): Middleware => (app) => app,
+    onSome: (origins) =>
+      HttpMiddleware.cors({
+        allowedOrigins: originMatcher(origins),
+        allowedHeaders: ["content-type", "authorization", "x-gloss-api-key", "x-argilla-api-key"],
+        credentials: true,
+        maxAge: 600
+      })
+  })
+
+  return <E, R>(app: HttpApp.Default<E, R>) => {
+    const limited = app.pipe(
+      Effect.catchAll((error) =>
+        HttpServerError.isServerError(error) && error._tag === "RouteNotFound"
+          ? Effect.succeed(notFound)
+          : Effect.fail(error)
+      ),
+      HttpServerRequest.withMaxBodySize(Option.some(maxBytes))
+    )
+    const guarded = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      // Refuse a declared oversize body before reading any of it; undeclared (chunked) ones stop at maxBytes.
+      const length = Number(request.headers["content-length"] ?? 0)
+      return length > maxBytes ? Effect.succeed(tooLarge) : limited
+    })
+    return logRequests(cors(guarded))
+  }
+}
+
+/** One line per request: method, path (never the query string, which can carry OAuth codes), status, duration. */
+const logRequests = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
+  Effect.withFiberRuntime((fiber) => {
+    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+    const started = performance.now()
+    return Effect.onExit(app, (exit) => {
+      const status = Exit.isSuccess(exit)
+        ? exit.value.status
+        : Cause.isInterruptedOnly(exit.cause)
+        ? 499
+        : 500
+      const millis = (performance.now() - started).toFixed(1)
+      return Effect.logInfo(`${request.method} ${pathOf(request.url)} ${status} ${millis}ms`)
+    })
+  })

@@ -1,0 +1,63 @@
+/**
+ * The HTTP server: the API's handlers, its docs and OpenAPI document, mounted under `GLOSS_BASE_URL`, behind the
+ * request pipeline. `HttpLive` needs an `HttpServer` (Node's on a port in production, a random port in tests).
+ */
+import {
+  HttpApiBuilder,
+  HttpApiSwagger,
+  HttpMiddleware,
+  HttpRouter,
+  HttpServer,
+  OpenApi
+} from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { GlossConfig } from "../Config.js"
+import { Api } from "./Api.js"
+import { AuthenticationLive } from "./AuthenticationLive.js"
+import { ErrorResponsesLive } from "./ErrorResponses.js"
+import { AuthLive } from "./handlers/Auth.js"
+import { InfoLive } from "./handlers/Info.js"
+import { MeLive } from "./handlers/Me.js"
+import { UsersLive } from "./handlers/Users.js"
+import { WorkspacesLive } from "./handlers/Workspaces.js"
+import { requestPipeline } from "./RequestPipeline.js"
+import { Auth } from "../services/auth/Auth.js"
+import { Users } from "../services/users/Users.js"
+import { Workspaces } from "../services/workspaces/Workspaces.js"
+
+const GroupsLive = Layer.mergeAll(InfoLive, AuthLive, MeLive, UsersLive, WorkspacesLive).pipe(
+  Layer.provide(AuthenticationLive),
+  Layer.provide([Auth.Default, Users.Default, Workspaces.Default])
+)
+
+/** The API's routes as the `HttpApi.Api` service the server is built from. */
+const ApiLive = Layer.unwrapEffect(Effect.map(GlossConfig, ({ server }) =>
+  // With a base URL the app is mounted under it; the docs' "try it out" needs to know.
+  HttpApiBuilder.api(server.baseUrl === "" ? Api : Api.annotate(OpenApi.Servers, [{ url: server.baseUrl }])).pipe(
+    Layer.provide(GroupsLive)
+  )))
+
+/** What sits beside the handlers: docs pages, the OpenAPI document, and the mapping of undeclared failures. */
+const ExtrasLive = Layer.unwrapEffect(Effect.map(GlossConfig, ({ server }) =>
+  Layer.mergeAll(
+    ErrorResponsesLive,
+    HttpApiSwagger.layer({ path: "/api/v1/docs" }),
+    server.docsEnabled ? HttpApiSwagger.layer({ path: "/api/docs" }) : Layer.empty,
+    HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" })
+  )))
+
+/** Serves the API on the `HttpServer` in context. */
+export const HttpLive = Layer.unwrapEffect(Effect.gen(function*() {
+  const config = yield* GlossConfig
+  const base = config.server.baseUrl
+  const mounted = Effect.map(HttpApiBuilder.httpApp, (app) =>
+    base === "" ? app : HttpRouter.empty.pipe(HttpRouter.mountApp(base as `/${string}`, app)))
+  const pipeline = requestPipeline(config)
+  return Layer.unwrapEffect(Effect.map(mounted, (app) => HttpServer.serve(pipeline(app)))).pipe(
+    Layer.provide(ExtrasLive),
+    Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]),
+    Layer.provide(ApiLive),
+    // Per-request tracing spans cost ~20% of throughput; they are only worth it when someone collects them.
+    HttpMiddleware.withTracerDisabledWhen(() => true)
+  )
+}))

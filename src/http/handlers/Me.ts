@@ -1,0 +1,14 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Users } from "../../services/users/Users.js"
+import { Api } from "../Api.js"
+import { CurrentUser } from "../Authentication.js"
+
+export const MeLive = HttpApiBuilder.group(Api, "me", (handlers) =>
+  Effect.gen(function*() {
+    const users = yield* Users
+    return handlers
+      .handle("me", () => CurrentUser)
+      .handle("workspaces", () =>
+        CurrentUser.pipe(Effect.flatMap(users.workspacesOf), Effect.map((items) => ({ items }))))
+  }))

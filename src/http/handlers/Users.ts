@@ -1,0 +1,21 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { Users } from "../../services/users/Users.js"
+import { Api } from "../Api.js"
+import { CurrentUser } from "../Authentication.js"
+
+export const UsersLive = HttpApiBuilder.group(Api, "users", (handlers) =>
+  Effect.gen(function*() {
+    const users = yield* Users
+    return handlers
+      .handle("list", () => CurrentUser.pipe(Effect.flatMap(users.list), Effect.map((items) => ({ items }))))
+      .handle("get", ({ path }) => Effect.flatMap(CurrentUser, (actor) => users.get(actor, path.id)))
+      .handle("create", ({ payload }) => Effect.flatMap(CurrentUser, (actor) => users.create(actor, payload)))
+      .handle("update", ({ path, payload }) =>
+        Effect.flatMap(CurrentUser, (actor) => users.update(actor, path.id, payload)))
+      .handle("delete", ({ path }) => Effect.flatMap(CurrentUser, (actor) => users.delete(actor, path.id)))
+      .handle("workspaces", ({ path }) =>
+        Effect.flatMap(CurrentUser, (actor) => users.listWorkspaces(actor, path.id)).pipe(
+          Effect.map((items) => ({ items }))
+        ))
+  }))

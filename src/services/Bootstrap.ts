@@ -1,0 +1,43 @@
+/**
+ * The owner bootstrap (seed §5, reference §2.3): with `USERNAME` and `PASSWORD` set, the owner exists after start-up,
+ * with `API_KEY` as its key when given, and member of `WORKSPACE` when given. Running it again changes nothing.
+ */
+import { Effect, Option, Redacted } from "effect"
+import { GlossConfig } from "../Config.js"
+import { Users } from "./users/Users.js"
+import { Workspaces } from "./workspaces/Workspaces.js"
+
+export const ensureOwner = Effect.gen(function*() {
+  const { owner } = yield* GlossConfig
+  if (Option.isNone(owner.username) || Option.isNone(owner.password)) {
+    if (Option.isSome(owner.username) !== Option.isSome(owner.password)) {
+      yield* Effect.logWarning("USERNAME and PASSWORD must both be set to create the owner; nothing was created")
+    }
+    return
+  }
+  const users = yield* Users
+  const workspaces = yield* Workspaces
+  const username = owner.username.value
+  const apiKey = Option.map(owner.apiKey, Redacted.value)
+
+  const existing = yield* users.findByUsername(username)
+  const byKey = Option.isSome(apiKey) ? yield* users.findByApiKey(apiKey.value) : Option.none()
+  const user = Option.isSome(existing)
+    ? existing.value
+    : Option.isSome(byKey)
+    ? byKey.value
+    : yield* users.createTrusted({
+      first_name: username,
+      username,
+      role: "owner",
+      password: Redacted.value(owner.password.value),
+      api_key: Option.getOrUndefined(apiKey)
+    }).pipe(Effect.tap(() => Effect.logInfo(`Created the owner user '${username}'`)))
+
+  if (Option.isSome(owner.workspace)) {
+    const name = owner.workspace.value
+    const found = yield* workspaces.findByName(name)
+    const workspace = Option.isSome(found) ? found.value : yield* workspaces.createTrusted({ name })
+    yield* workspaces.addUserTrusted(workspace.id, user.id).pipe(Effect.catchTag("Conflict", () => Effect.void))
+  }
+}).pipe(Effect.withSpan("Bootstrap.ensureOwner"))

@@ -1,0 +1,71 @@
+/**
+ * Who may do what: the permission table of reference §2.5, written as data. `member` means "if the caller belongs to
+ * the workspace the action concerns"; owners never need membership. Rules that depend on more than role and
+ * membership (a response's author, a metadata property's visibility) are checked by the service that owns them,
+ * on top of the row here.
+ */
+import { Effect } from "effect"
+import { Forbidden } from "../domain/Errors.js"
+import type { WorkspaceId } from "../domain/Ids.js"
+import type { Role, User } from "../domain/User.js"
+import { WorkspacesRepo } from "./workspaces/WorkspacesRepo.js"
+
+type Grant = "yes" | "no" | "member"
+type Row = { readonly [R in Exclude<Role, "owner">]: Grant }
+
+const rows = {
+  // users and workspaces (§1.4, §1.5)
+  "users.manage": { admin: "no", annotator: "no" },
+  "workspaces.create": { admin: "no", annotator: "no" },
+  "workspaces.delete": { admin: "no", annotator: "no" },
+  "workspaces.get": { admin: "member", annotator: "member" },
+  "workspaces.listUsers": { admin: "member", annotator: "no" },
+  "workspaces.addUser": { admin: "no", annotator: "no" },
+  "workspaces.removeUser": { admin: "member", annotator: "no" },
+  // datasets and their settings (§1.6–§1.10)
+  "datasets.listInWorkspace": { admin: "member", annotator: "member" },
+  "datasets.read": { admin: "member", annotator: "member" },
+  "datasets.create": { admin: "member", annotator: "no" },
+  "datasets.manage": { admin: "member", annotator: "no" },
+  // records, search, responses, suggestions (§1.11–§1.14)
+  "records.list": { admin: "member", annotator: "no" },
+  "records.write": { admin: "member", annotator: "no" },
+  "records.read": { admin: "member", annotator: "member" },
+  "records.searchOwn": { admin: "member", annotator: "member" },
+  "records.searchAll": { admin: "member", annotator: "no" },
+  "responses.create": { admin: "member", annotator: "member" },
+  "responses.manageOthers": { admin: "member", annotator: "no" },
+  "suggestions.write": { admin: "member", annotator: "no" },
+  // jobs and webhooks (§1.16, §1.17)
+  "jobs.read": { admin: "yes", annotator: "no" },
+  "webhooks.manage": { admin: "no", annotator: "no" }
+} as const satisfies Record<string, Row>
+
+export type Action = keyof typeof rows
+
+export class Policy extends Effect.Service<Policy>()("Gloss/Policy", {
+  effect: Effect.gen(function*() {
+    const workspaces = yield* WorkspacesRepo
+
+    const isMember = (user: User, workspaceId: WorkspaceId) =>
+      workspaces.isMember({ user_id: user.id, workspace_id: workspaceId }).pipe(
+        Effect.map((found) => found._tag === "Some")
+      )
+
+    /** Whether `user` may do `action` (in `workspaceId`, for rows that depend on membership). */
+    const can = (user: User, action: Action, workspaceId?: WorkspaceId): Effect.Effect<boolean> => {
+      if (user.role === "owner") return Effect.succeed(true)
+      const grant: Grant = rows[action][user.role]
+      if (grant === "member") return workspaceId === undefined ? Effect.succeed(false) : isMember(user, workspaceId)
+      return Effect.succeed(grant === "yes")
+    }
+
+    /** Fails with 403 "Operation not allowed" unless `can`. */
+    const require = (user: User, action: Action, workspaceId?: WorkspaceId): Effect.Effect<void, Forbidden> =>
+      Effect.flatMap(can(user, action, workspaceId), (allowed) =>
+        allowed ? Effect.void : Effect.fail(Forbidden.operationNotAllowed()))
+
+    return { can, require, isMember } as const
+  }),
+  dependencies: [WorkspacesRepo.Default]
+}) {}

@@ -1,0 +1,100 @@
+/**
+ * The SQL database: SQLite (embedded default) or PostgreSQL, chosen by `GlossConfig.database`, behind one
+ * `SqlClient`. `Database` adds what every repository needs on both dialects: transactions that wait out a locked
+ * SQLite file without blocking the event loop, and the names of column types for migrations.
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { SqlClient, SqlError } from "@effect/sql"
+import { PgClient } from "@effect/sql-pg"
+import { SqliteClient } from "@effect/sql-sqlite-node"
+import { Duration, Effect, Layer, Option, Schedule } from "effect"
+import pg from "pg"
+import { type DatabaseConfig, GlossConfig } from "../../Config.js"
+import { columnTypes } from "./ddl.js"
+import { DatabaseLocked, isBusy } from "./errors.js"
+
+/** json (114) and jsonb (3802) arrive as text, as they do from SQLite, so one column schema reads both. */
+const pgTypes = {
+  getTypeParser: (oid: number, format?: "text" | "binary") =>
+    oid === 114 || oid === 3802 ? (value: string) => value : pg.types.getTypeParser(oid, format)
+} as pg.CustomTypesConfig
+
+const sqliteLayer = (config: Extract<DatabaseConfig, { _tag: "Sqlite" }>): Layer.Layer<SqlClient.SqlClient> => {
+  if (config.filename !== ":memory:") fs.mkdirSync(path.dirname(config.filename), { recursive: true })
+  const pragmas = Layer.effectDiscard(Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`PRAGMA foreign_keys = ON`
+    yield* sql`PRAGMA synchronous = NORMAL`
+    // better-sqlite3 waits for a lock synchronously, blocking every other request; keep that wait short and do the
+    // rest of the waiting in `transaction` below, asynchronously.
+    yield* sql.unsafe(`PRAGMA busy_timeout = ${Math.min(SYNC_BUSY_WAIT_MS, config.timeoutSeconds * 1000)}`)
+  }).pipe(Effect.orDie))
+  // The layer's ConfigError cannot happen: its options are given, not read from a ConfigProvider.
+  return pragmas.pipe(Layer.provideMerge(SqliteClient.layer({ filename: config.filename })), Layer.orDie)
+}
+
+const SYNC_BUSY_WAIT_MS = 100
+
+const isSqlError = (error: unknown): error is SqlError.SqlError => error instanceof SqlError.SqlError
+
+const postgresLayer = (
+  config: Extract<DatabaseConfig, { _tag: "Postgres" }>
+): Layer.Layer<SqlClient.SqlClient, SqlError.SqlError> =>
+  PgClient.layer({
+    url: config.url,
+    maxConnections: config.poolSize + config.maxOverflow,
+    minConnections: config.poolSize,
+    idleTimeout: Duration.seconds(30),
+    connectTimeout: Duration.seconds(10),
+    applicationName: "gloss",
+    types: pgTypes
+  })
+
+/** The `SqlClient` for the configured database. Fails (start-up stops) when PostgreSQL cannot be reached. */
+export const SqlLive: Layer.Layer<SqlClient.SqlClient, SqlError.SqlError, GlossConfig> = Layer.unwrapEffect(
+  Effect.map(GlossConfig, ({ database }) =>
+    database._tag === "Sqlite" ? sqliteLayer(database) : postgresLayer(database))
+)
+
+export class Database extends Effect.Service<Database>()("Gloss/Database", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const { database } = yield* GlossConfig
+    const lockTimeout = database._tag === "Sqlite" ? Duration.seconds(database.timeoutSeconds) : Duration.zero
+
+    // A transaction that hit a locked SQLite file was rolled back whole, so running it again is safe. Retry the
+    // outermost transaction until GLOSS_DATABASE_SQLITE_TIMEOUT has passed, then die with DatabaseLocked, which the
+    // API answers with 503. Repositories turn SQL failures into defects, so the busy error arrives as one.
+    const retryWhileLocked = Schedule.exponential("10 millis", 1.5).pipe(
+      Schedule.union(Schedule.spaced("250 millis")),
+      Schedule.upTo(lockTimeout)
+    )
+    const locked = new DatabaseLocked({ timeoutSeconds: Duration.toSeconds(lockTimeout) })
+
+    const untilUnlocked = <A, E, R>(once: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      once.pipe(
+        Effect.catchSomeDefect((defect) => isBusy(defect) ? Option.some(Effect.fail(locked)) : Option.none()),
+        Effect.retry({ schedule: retryWhileLocked, while: (error) => error === locked }),
+        Effect.catchIf((error): error is DatabaseLocked => error === locked, (error) => Effect.die(error))
+      )
+
+    /** Runs `effect` in one transaction (a savepoint when already inside one). */
+    const transaction = <A, E, R>(
+      effect: Effect.Effect<A, E, R>
+    ): Effect.Effect<A, Exclude<E, SqlError.SqlError>, R> => {
+      const once = sql.withTransaction(effect).pipe(Effect.catchIf(isSqlError, (error) => Effect.die(error)))
+      return Effect.flatMap(
+        Effect.serviceOption(SqlClient.TransactionConnection),
+        (outer) => Option.isSome(outer) ? once : untilUnlocked(once)
+      )
+    }
+
+    return {
+      sql,
+      dialect: database._tag,
+      transaction,
+      types: columnTypes(sql)
+    } as const
+  })
+}) {}

@@ -1,0 +1,36 @@
+/**
+ * Column schemas that read and write the same values on SQLite and PostgreSQL (STACK.md §5): SQLite cannot bind
+ * booleans, Dates or objects and returns timestamps and JSON as text; PostgreSQL returns Dates, parsed JSON and
+ * bigint counts as strings. Rows are decoded with these, never typed by assertion.
+ */
+import { Either, ParseResult, Schema } from "effect"
+
+/** Stored as ISO-8601 text with `Z` (sorts chronologically on SQLite); PostgreSQL parses it into timestamptz. */
+export const DbTimestamp = Schema.transformOrFail(
+  Schema.Union(Schema.DateFromSelf, Schema.String),
+  Schema.DateFromSelf,
+  {
+    strict: true,
+    decode: (value, _, ast) => {
+      if (value instanceof Date) return ParseResult.succeed(value)
+      const date = new Date(/(?:Z|[+-]\d\d(?::?\d\d)?)$/.test(value) ? value : `${value.replace(" ", "T")}Z`)
+      return Number.isNaN(date.getTime())
+        ? ParseResult.fail(new ParseResult.Type(ast, value, "Expected a timestamp"))
+        : ParseResult.succeed(date)
+    },
+    encode: (date) => Either.right(date.toISOString())
+  }
+)
+
+/** Bound as 0/1 (PostgreSQL accepts `1` for boolean); read from 0/1 or true/false. */
+export const DbBoolean = Schema.transform(Schema.Union(Schema.Number, Schema.Boolean), Schema.Boolean, {
+  strict: true,
+  decode: (value) => value === true || value === 1,
+  encode: (value) => (value ? 1 : 0)
+})
+
+/** JSON columns travel as text on both databases (the PostgreSQL client is told not to parse json/jsonb). */
+export const DbJson = <A, I>(schema: Schema.Schema<A, I>) => Schema.parseJson(schema)
+
+/** Counts: PostgreSQL returns bigint as a string. */
+export const DbInt = Schema.Union(Schema.Int, Schema.NumberFromString.pipe(Schema.int()))

@@ -1,0 +1,12 @@
+/**
+ * Migrations, in order. They run at start-up (and with `gloss db migrate`); each runs once per database, recorded
+ * in `effect_sql_migrations`. Never edit a migration that has been released: add a new one.
+ */
+import { Migrator } from "@effect/sql"
+import m0001 from "./migrations/0001_users_and_workspaces.js"
+
+const loader = Migrator.fromRecord({
+  "0001_users_and_workspaces": m0001
+})
+
+export const runMigrations = Migrator.make({})({ loader })

@@ -1,0 +1,133 @@
+import { Effect, Option } from "effect"
+import { Conflict, NotFound } from "../../domain/Errors.js"
+import { UserId } from "../../domain/Ids.js"
+import type { Role, User, UserCreate, UserUpdate } from "../../domain/User.js"
+import type { Workspace } from "../../domain/Workspace.js"
+import { now } from "../clock.js"
+import { generateApiKey, hashPassword } from "../auth/Credentials.js"
+import { Database } from "../database/Database.js"
+import { isUniqueViolation } from "../database/errors.js"
+import { Policy } from "../Policy.js"
+import { WorkspacesRepo } from "../workspaces/WorkspacesRepo.js"
+import { type UserRow, UsersRepo } from "./UsersRepo.js"
+
+/** The API's view of a stored user: everything but the password hash. */
+export const toUser = ({ password_hash: _, ...user }: UserRow): User => user
+
+const notFound = (id: string) => NotFound.byId("User", id)
+const usernameTaken = (username: string) => new Conflict({ detail: `User username \`${username}\` is not unique` })
+
+/** What a new user is made of; `api_key` is only settable by the operator (CLI, owner bootstrap), never over HTTP. */
+export interface NewUser extends UserCreate {
+  readonly api_key?: string | undefined
+}
+
+export class Users extends Effect.Service<Users>()("Gloss/Users", {
+  effect: Effect.gen(function*() {
+    const repo = yield* UsersRepo
+    const workspaces = yield* WorkspacesRepo
+    const policy = yield* Policy
+    const db = yield* Database
+
+    const find = (id: UserId) =>
+      repo.findById(id).pipe(Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed })))
+
+    /** Creates a user without a policy check: for the CLI and the owner bootstrap, and after `create`'s check. */
+    const createTrusted = Effect.fn("Users.createTrusted")(function*(input: NewUser) {
+      const at = yield* now
+      const row: UserRow = {
+        id: input.id ?? UserId.make(crypto.randomUUID()),
+        first_name: input.first_name,
+        last_name: input.last_name ?? null,
+        username: input.username,
+        role: input.role ?? "annotator",
+        api_key: input.api_key ?? generateApiKey(),
+        password_hash: yield* hashPassword(input.password),
+        inserted_at: at,
+        updated_at: at
+      }
+      const inserted = yield* db.transaction(repo.insert(row))
+      if (Option.isSome(inserted)) return toUser(inserted.value)
+      // Something unique was taken: say which.
+      if (yield* repo.usernameTaken(row.username)) return yield* usernameTaken(row.username)
+      if (Option.isSome(yield* repo.findById(row.id))) {
+        return yield* new Conflict({ detail: `User with id \`${row.id}\` already exists` })
+      }
+      return yield* new Conflict({ detail: "User API key is not unique" })
+    })
+
+    const list = Effect.fn("Users.list")(function*(actor: User) {
+      yield* policy.require(actor, "users.manage")
+      return (yield* repo.list).map(toUser)
+    })
+
+    const get = Effect.fn("Users.get")(function*(actor: User, id: UserId) {
+      yield* policy.require(actor, "users.manage")
+      return toUser(yield* find(id))
+    })
+
+    const create = Effect.fn("Users.create")(function*(actor: User, input: UserCreate) {
+      yield* policy.require(actor, "users.manage")
+      return yield* createTrusted(input)
+    })
+
+    const update = Effect.fn("Users.update")(function*(actor: User, id: UserId, patch: UserUpdate) {
+      const current = yield* find(id)
+      yield* policy.require(actor, "users.manage")
+      return yield* updateTrusted(current, patch)
+    })
+
+    const updateTrusted = Effect.fn("Users.updateTrusted")(function*(current: UserRow, patch: UserUpdate) {
+      const { password, ...fields } = patch
+      const changes = {
+        first_name: fields.first_name ?? current.first_name,
+        last_name: fields.last_name === undefined ? current.last_name : fields.last_name,
+        username: fields.username ?? current.username,
+        role: fields.role ?? current.role,
+        password_hash: password === undefined ? current.password_hash : yield* hashPassword(password),
+        updated_at: yield* now
+      }
+      if (changes.username !== current.username && (yield* repo.usernameTaken(changes.username))) {
+        return yield* usernameTaken(changes.username)
+      }
+      const updated = yield* db.transaction(repo.update(current.id, changes)).pipe(
+        // Two renames to the same username at once: the loser is told, not given a 500.
+        Effect.catchSomeDefect((defect) =>
+          isUniqueViolation(defect) ? Option.some(Effect.fail(usernameTaken(changes.username))) : Option.none()
+        )
+      )
+      return toUser(yield* Option.match(updated, { onNone: () => Effect.fail(notFound(current.id)), onSome: Effect.succeed }))
+    })
+
+    const remove = Effect.fn("Users.delete")(function*(actor: User, id: UserId) {
+      const current = yield* find(id)
+      yield* policy.require(actor, "users.manage")
+      yield* db.transaction(repo.delete(id))
+      return toUser(current)
+    })
+
+    /** An owner belongs everywhere; anyone else to the workspaces they are a member of. */
+    const workspacesOf = (user: { readonly id: UserId; readonly role: Role }): Effect.Effect<ReadonlyArray<Workspace>> =>
+      user.role === "owner" ? workspaces.list : workspaces.listByMember(user.id)
+
+    const listWorkspaces = Effect.fn("Users.listWorkspaces")(function*(actor: User, id: UserId) {
+      yield* policy.require(actor, "users.manage")
+      return yield* workspacesOf(yield* find(id))
+    })
+
+    return {
+      list,
+      get,
+      create,
+      createTrusted,
+      update,
+      updateTrusted,
+      delete: remove,
+      listWorkspaces,
+      workspacesOf,
+      findByUsername: repo.findByUsername,
+      findByApiKey: repo.findByApiKey
+    } as const
+  }),
+  dependencies: [UsersRepo.Default, WorkspacesRepo.Default, Policy.Default, Database.Default]
+}) {}

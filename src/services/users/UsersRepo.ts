@@ -1,0 +1,85 @@
+import { SqlSchema } from "@effect/sql"
+import { Effect, Option, Schema } from "effect"
+import { UserId, WorkspaceId } from "../../domain/Ids.js"
+import { Role } from "../../domain/User.js"
+import { DbTimestamp } from "../database/columns.js"
+import { Database } from "../database/Database.js"
+
+export const UserRow = Schema.Struct({
+  id: UserId,
+  first_name: Schema.String,
+  last_name: Schema.NullOr(Schema.String),
+  username: Schema.String,
+  role: Role,
+  api_key: Schema.String,
+  password_hash: Schema.String,
+  inserted_at: DbTimestamp,
+  updated_at: DbTimestamp
+})
+export type UserRow = typeof UserRow.Type
+
+export const UserChanges = UserRow.pipe(Schema.pick("first_name", "last_name", "username", "role", "password_hash", "updated_at"))
+
+export class UsersRepo extends Effect.Service<UsersRepo>()("Gloss/UsersRepo", {
+  effect: Effect.gen(function*() {
+    const { sql } = yield* Database
+
+    const findById = SqlSchema.findOne({
+      Request: UserId,
+      Result: UserRow,
+      execute: (id) => sql`select * from users where id = ${id}`
+    })
+    const findByUsername = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: UserRow,
+      execute: (username) => sql`select * from users where username = ${username}`
+    })
+    const findByApiKey = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: UserRow,
+      execute: (apiKey) => sql`select * from users where api_key = ${apiKey}`
+    })
+    const list = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: UserRow,
+      execute: () => sql`select * from users order by inserted_at, id`
+    })
+    /** Members of a workspace, in the order they joined it. */
+    const listByWorkspace = SqlSchema.findAll({
+      Request: WorkspaceId,
+      Result: UserRow,
+      execute: (workspaceId) =>
+        sql`select u.* from users u join workspaces_users wu on wu.user_id = u.id
+            where wu.workspace_id = ${workspaceId} order by wu.inserted_at, wu.id`
+    })
+    /** `None` when the id, username or API key is already taken (the caller finds out which). */
+    const insert = SqlSchema.findOne({
+      Request: UserRow,
+      Result: UserRow,
+      execute: (row) => sql`insert into users ${sql.insert(row)} on conflict do nothing returning *`
+    })
+    const update = (id: UserId, changes: typeof UserChanges.Type) =>
+      SqlSchema.findOne({
+        Request: UserChanges,
+        Result: UserRow,
+        execute: (encoded) => sql`update users set ${sql.update(encoded)} where id = ${id} returning *`
+      })(changes)
+    const remove = SqlSchema.void({
+      Request: UserId,
+      execute: (id) => sql`delete from users where id = ${id}`
+    })
+
+    return {
+      findById: (id: UserId) => findById(id).pipe(Effect.orDie),
+      findByUsername: (username: string) => findByUsername(username).pipe(Effect.orDie),
+      findByApiKey: (apiKey: string) => findByApiKey(apiKey).pipe(Effect.orDie),
+      list: list().pipe(Effect.orDie),
+      listByWorkspace: (workspaceId: WorkspaceId) => listByWorkspace(workspaceId).pipe(Effect.orDie),
+      insert: (row: UserRow) => insert(row).pipe(Effect.orDie),
+      update: (id: UserId, changes: typeof UserChanges.Type) => update(id, changes).pipe(Effect.orDie),
+      delete: (id: UserId) => remove(id).pipe(Effect.orDie),
+      usernameTaken: (username: string) => findByUsername(username).pipe(Effect.map(Option.isSome), Effect.orDie)
+    } as const
+  }),
+  dependencies: [Database.Default]
+}) {}

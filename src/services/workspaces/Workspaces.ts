@@ -1,0 +1,111 @@
+import { Effect, Option } from "effect"
+import { Conflict, NotFound, Unprocessable } from "../../domain/Errors.js"
+import { type UserId, WorkspaceId } from "../../domain/Ids.js"
+import type { User } from "../../domain/User.js"
+import type { WorkspaceCreate } from "../../domain/Workspace.js"
+import { now } from "../clock.js"
+import { Database } from "../database/Database.js"
+import { Policy } from "../Policy.js"
+import { toUser } from "../users/Users.js"
+import { UsersRepo } from "../users/UsersRepo.js"
+import { WorkspacesRepo } from "./WorkspacesRepo.js"
+
+const notFound = (id: string) => NotFound.byId("Workspace", id)
+
+export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces", {
+  effect: Effect.gen(function*() {
+    const repo = yield* WorkspacesRepo
+    const users = yield* UsersRepo
+    const policy = yield* Policy
+    const db = yield* Database
+
+    const find = (id: WorkspaceId) =>
+      repo.findById(id).pipe(Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed })))
+
+    const createTrusted = Effect.fn("Workspaces.createTrusted")(function*(input: WorkspaceCreate) {
+      const at = yield* now
+      const row = { id: input.id ?? WorkspaceId.make(crypto.randomUUID()), name: input.name, inserted_at: at, updated_at: at }
+      const inserted = yield* db.transaction(repo.insert(row))
+      if (Option.isSome(inserted)) return inserted.value
+      return yield* Option.isSome(yield* repo.findByName(input.name))
+        ? new Conflict({ detail: `Workspace name \`${input.name}\` is not unique` })
+        : new Conflict({ detail: `Workspace with id \`${row.id}\` already exists` })
+    })
+
+    const create = Effect.fn("Workspaces.create")(function*(actor: User, input: WorkspaceCreate) {
+      yield* policy.require(actor, "workspaces.create")
+      return yield* createTrusted(input)
+    })
+
+    // The contract checks the policy before looking the workspace up: a non-member cannot tell which ids exist.
+    const get = Effect.fn("Workspaces.get")(function*(actor: User, id: WorkspaceId) {
+      yield* policy.require(actor, "workspaces.get", id)
+      return yield* find(id)
+    })
+
+    const remove = Effect.fn("Workspaces.delete")(function*(actor: User, id: WorkspaceId) {
+      yield* policy.require(actor, "workspaces.delete")
+      const workspace = yield* find(id)
+      yield* db.transaction(repo.delete(id))
+      return workspace
+    })
+
+    const listUsers = Effect.fn("Workspaces.listUsers")(function*(actor: User, id: WorkspaceId) {
+      yield* policy.require(actor, "workspaces.listUsers", id)
+      yield* find(id)
+      return (yield* users.listByWorkspace(id)).map(toUser)
+    })
+
+    const addUserTrusted = Effect.fn("Workspaces.addUserTrusted")(function*(id: WorkspaceId, userId: UserId) {
+      yield* find(id)
+      const user = yield* users.findById(userId).pipe(
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.fail(new Unprocessable({ detail: `User with id \`${userId}\` not found` })),
+          onSome: Effect.succeed
+        }))
+      )
+      const at = yield* now
+      const added = yield* db.transaction(
+        repo.addMember({ id: crypto.randomUUID(), workspace_id: id, user_id: userId, inserted_at: at, updated_at: at })
+      )
+      if (Option.isNone(added)) {
+        return yield* new Conflict({
+          detail: `User with id \`${userId}\` is already a member of workspace with id \`${id}\``
+        })
+      }
+      return toUser(user)
+    })
+
+    const addUser = Effect.fn("Workspaces.addUser")(function*(actor: User, id: WorkspaceId, userId: UserId) {
+      yield* policy.require(actor, "workspaces.addUser")
+      return yield* addUserTrusted(id, userId)
+    })
+
+    // The membership is looked up before the policy is checked (the contract's order for this endpoint).
+    const removeUser = Effect.fn("Workspaces.removeUser")(function*(actor: User, id: WorkspaceId, userId: UserId) {
+      const membership = yield* repo.isMember({ workspace_id: id, user_id: userId })
+      if (Option.isNone(membership)) {
+        return yield* new NotFound({
+          detail: `WorkspaceUser not found filtering by workspace_id=${id}, user_id=${userId}`
+        })
+      }
+      yield* policy.require(actor, "workspaces.removeUser", id)
+      const user = yield* users.findById(userId)
+      yield* db.transaction(repo.removeMember({ workspace_id: id, user_id: userId }))
+      return yield* Option.match(user, { onNone: () => Effect.fail(NotFound.byId("User", userId)), onSome: (row) => Effect.succeed(toUser(row)) })
+    })
+
+    return {
+      create,
+      createTrusted,
+      get,
+      delete: remove,
+      listUsers,
+      addUser,
+      addUserTrusted,
+      removeUser,
+      findByName: repo.findByName
+    } as const
+  }),
+  dependencies: [WorkspacesRepo.Default, UsersRepo.Default, Policy.Default, Database.Default]
+}) {}
