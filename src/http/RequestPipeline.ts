@@ -1,5 +1,5 @@
 /**
- * What happens to every request around the API itself: the body-size limit, CORS, JSON for unknown routes, and one
+ * What happens to every request around the API itself: the body-size limit (`BodyLimit.ts`), CORS, JSON for unknown routes, and one
  * log line per request. Kept cheap on purpose: the request logger that ships with @effect/platform costs about a
  * third of the throughput of a small endpoint (STACK.md, performance facts).
  */
@@ -12,6 +12,7 @@ import {
 } from "@effect/platform"
 import { Cause, Context, Effect, Exit, Option } from "effect"
 import type { GlossConfigShape } from "../Config.js"
+import { limitBody } from "./BodyLimit.js"
 
 type Middleware = <E, R>(app: HttpApp.Default<E, R>) => HttpApp.Default<E, R>
 
@@ -50,20 +51,16 @@ export const requestPipeline = (config: GlossConfigShape) => {
   })
 
   return <E, R>(app: HttpApp.Default<E, R>) => {
-    const limited = app.pipe(
+    const routed = app.pipe(
       Effect.catchAll((error) =>
         HttpServerError.isServerError(error) && error._tag === "RouteNotFound"
           ? Effect.succeed(notFound)
           : Effect.fail(error)
       ),
+      // A second line of defence; `limitBody` has already refused what is over the limit.
       HttpServerRequest.withMaxBodySize(Option.some(maxBytes))
     )
-    const guarded = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-      // Refuse a declared oversize body before reading any of it; undeclared (chunked) ones stop at maxBytes.
-      const length = Number(request.headers["content-length"] ?? 0)
-      return length > maxBytes ? Effect.succeed(tooLarge) : limited
-    })
-    return logRequests(cors(guarded))
+    return logRequests(cors(limitBody(maxBytes, tooLarge)(routed)))
   }
 }
 

@@ -25,11 +25,10 @@ export interface TestServerShape {
 
 export class TestServer extends Context.Tag("test/TestServer")<TestServer, TestServerShape>() {}
 
-/** The server on `dialect` with the owner bootstrapped; `env` adds or overrides variables. */
+/** The server on `dialect` with the owner bootstrapped, on a fresh database; `env` adds or overrides variables. */
 export const TestServerLive = (dialect: Dialect, env: Record<string, string> = {}) =>
-  Layer.unwrapScoped(Effect.gen(function*() {
-    const database = yield* freshDatabase(dialect)
-    const fullEnv: Record<string, string> = {
+  Layer.unwrapScoped(Effect.map(freshDatabase(dialect), (database) =>
+    TestServerOn(dialect, {
       USERNAME: OWNER.username,
       PASSWORD: OWNER.password,
       API_KEY: OWNER.apiKey,
@@ -37,23 +36,27 @@ export const TestServerLive = (dialect: Dialect, env: Record<string, string> = {
       GLOSS_LOG_LEVEL: "error",
       ...database.env,
       ...env
-    }
-    const server = Layer.effect(
-      TestServer,
-      Effect.map(HttpServer.HttpServer, (http) => {
-        const address = http.address as HttpServer.TcpAddress
-        const base = fullEnv.GLOSS_BASE_URL === undefined ? "" : `/${fullEnv.GLOSS_BASE_URL.replace(/^\/+|\/+$/g, "")}`
-        return { dialect, home: database.home, url: `http://127.0.0.1:${address.port}${base === "/" ? "" : base}`, env: fullEnv }
-      })
-    )
-    return server.pipe(
-      Layer.provideMerge(ServerLive),
-      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
-      Layer.provideMerge(GlossConfig.fromRecord(fullEnv)),
-      Layer.provide(LoggingLive("error", "text")),
-      Layer.provideMerge(FetchHttpClient.layer)
-    )
-  }))
+    })))
+
+/** The server exactly as `env` configures it, on whatever database that names (for restarts on the same one). */
+export const TestServerOn = (dialect: Dialect, env: Record<string, string>) => {
+  const base = (env.GLOSS_BASE_URL ?? "").replace(/^\/+|\/+$/g, "")
+  const server = Layer.effect(
+    TestServer,
+    Effect.map(HttpServer.HttpServer, (http) => {
+      const address = http.address as HttpServer.TcpAddress
+      const url = `http://127.0.0.1:${address.port}${base === "" ? "" : `/${base}`}`
+      return { dialect, home: env.GLOSS_HOME_PATH ?? "", url, env }
+    })
+  )
+  return server.pipe(
+    Layer.provideMerge(ServerLive),
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+    Layer.provideMerge(GlossConfig.fromRecord(env)),
+    Layer.provide(LoggingLive("error", "text")),
+    Layer.provideMerge(FetchHttpClient.layer)
+  )
+}
 
 /** A typed client that sends `apiKey` (none: anonymous) in `X-Gloss-Api-Key`. */
 export const clientWith = (headers: Record<string, string>) =>

@@ -70,13 +70,17 @@ export class Database extends Effect.Service<Database>()("Gloss/Database", {
       Schedule.union(Schedule.spaced("250 millis")),
       Schedule.upTo(lockTimeout)
     )
-    const locked = new DatabaseLocked({ timeoutSeconds: Duration.toSeconds(lockTimeout) })
+    const timeoutSeconds = Duration.toSeconds(lockTimeout)
+    // (Compared by class, not identity: Effect may copy an error to attach span information.)
+    const isLocked = (error: unknown): error is DatabaseLocked => error instanceof DatabaseLocked
 
     const untilUnlocked = <A, E, R>(once: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
       once.pipe(
-        Effect.catchSomeDefect((defect) => isBusy(defect) ? Option.some(Effect.fail(locked)) : Option.none()),
-        Effect.retry({ schedule: retryWhileLocked, while: (error) => error === locked }),
-        Effect.catchIf((error): error is DatabaseLocked => error === locked, (error) => Effect.die(error))
+        Effect.catchSomeDefect((defect) =>
+          isBusy(defect) ? Option.some(Effect.fail(new DatabaseLocked({ timeoutSeconds }))) : Option.none()
+        ),
+        Effect.retry({ schedule: retryWhileLocked, while: isLocked }),
+        Effect.catchIf(isLocked, (error) => Effect.die(error))
       )
 
     /** Runs `effect` in one transaction (a savepoint when already inside one). */
