@@ -116,6 +116,7 @@ const config = Effect.gen(function*() {
     auth: Config.all({
       secretKey: V.optionalSecret("GLOSS_AUTH_SECRET_KEY"),
       tokenExpirationSeconds: V.integer("GLOSS_AUTH_TOKEN_EXPIRATION", 86_400, { min: 1, max: 31_536_000 }),
+      cacheSeconds: V.number("GLOSS_AUTH_CACHE_SECONDS", 2, { min: 0, max: 300 }),
       oauthConfigPath: V.string("GLOSS_AUTH_OAUTH_CFG", ".oauth.yml")
     }),
     owner: Config.all({

@@ -26,7 +26,6 @@ const logging = Layer.unwrapEffect(
 )
 
 run(process.argv).pipe(
-  Effect.provide(GlossConfig.layer),
   Effect.provide(logging),
   Effect.provide(NodeContext.layer),
   Effect.tapErrorCause((cause) =>

@@ -6,12 +6,14 @@ import { toUser } from "../users/Users.js"
 import { UsersRepo } from "../users/UsersRepo.js"
 import { verifyPassword } from "./Credentials.js"
 import { Tokens } from "./Tokens.js"
+import { UserCache } from "./UserCache.js"
 
 /** Turns credentials into a user: API keys (SDK, scripts), bearer tokens (browser sessions), username + password. */
 export class Auth extends Effect.Service<Auth>()("Gloss/Auth", {
   effect: Effect.gen(function*() {
     const users = yield* UsersRepo
     const tokens = yield* Tokens
+    const cache = yield* UserCache
 
     const orUnauthorized = (found: Option.Option<User>, error: () => Unauthorized) =>
       Option.match(found, { onNone: () => Effect.fail(error()), onSome: Effect.succeed })
@@ -19,8 +21,8 @@ export class Auth extends Effect.Service<Auth>()("Gloss/Auth", {
     const byApiKey = (apiKey: string): Effect.Effect<User, Unauthorized> =>
       apiKey === ""
         ? Effect.fail(Unauthorized.couldNotValidate())
-        : users.findByApiKey(apiKey).pipe(
-          Effect.flatMap((row) => orUnauthorized(Option.map(row, toUser), Unauthorized.couldNotValidate))
+        : cache.through(`key:${apiKey}`, Effect.map(users.findByApiKey(apiKey), Option.map(toUser))).pipe(
+          Effect.flatMap((user) => orUnauthorized(user, Unauthorized.couldNotValidate))
         )
 
     const byBearerToken = (token: string): Effect.Effect<User, Unauthorized> =>
@@ -30,8 +32,8 @@ export class Auth extends Effect.Service<Auth>()("Gloss/Auth", {
           Effect.flatMap(Option.match({
             onNone: () => Effect.fail(Unauthorized.invalidToken()),
             onSome: (username) =>
-              users.findByUsername(username).pipe(
-                Effect.flatMap((row) => orUnauthorized(Option.map(row, toUser), Unauthorized.couldNotValidate))
+              cache.through(`user:${username}`, Effect.map(users.findByUsername(username), Option.map(toUser))).pipe(
+                Effect.flatMap((user) => orUnauthorized(user, Unauthorized.couldNotValidate))
               )
           }))
         )
@@ -46,5 +48,5 @@ export class Auth extends Effect.Service<Auth>()("Gloss/Auth", {
 
     return { byApiKey, byBearerToken, login } as const
   }),
-  dependencies: [UsersRepo.Default, Tokens.Default]
+  dependencies: [UsersRepo.Default, Tokens.Default, UserCache.Default]
 }) {}

@@ -5,6 +5,7 @@ import type { Role, User, UserCreate, UserUpdate } from "../../domain/User.js"
 import type { Workspace } from "../../domain/Workspace.js"
 import { now } from "../clock.js"
 import { generateApiKey, hashPassword } from "../auth/Credentials.js"
+import { UserCache } from "../auth/UserCache.js"
 import { Database } from "../database/Database.js"
 import { isUniqueViolation } from "../database/errors.js"
 import { Policy } from "../Policy.js"
@@ -28,6 +29,7 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
     const workspaces = yield* WorkspacesRepo
     const policy = yield* Policy
     const db = yield* Database
+    const cache = yield* UserCache
 
     const find = (id: UserId) =>
       repo.findById(id).pipe(Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed })))
@@ -91,6 +93,7 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
         return yield* usernameTaken(changes.username)
       }
       const updated = yield* db.transaction(repo.update(current.id, changes)).pipe(
+        Effect.ensuring(cache.invalidate),
         // Two renames to the same username at once: the loser is told, not given a 500.
         Effect.catchSomeDefect((defect) =>
           isUniqueViolation(defect) ? Option.some(Effect.fail(usernameTaken(changes.username))) : Option.none()
@@ -102,7 +105,7 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
     const remove = Effect.fn("Users.delete")(function*(actor: User, id: UserId) {
       const current = yield* find(id)
       yield* policy.require(actor, "users.manage")
-      yield* db.transaction(repo.delete(id))
+      yield* db.transaction(repo.delete(id)).pipe(Effect.ensuring(cache.invalidate))
       return toUser(current)
     })
 
@@ -129,5 +132,5 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
       findByApiKey: repo.findByApiKey
     } as const
   }),
-  dependencies: [UsersRepo.Default, WorkspacesRepo.Default, Policy.Default, Database.Default]
+  dependencies: [UsersRepo.Default, WorkspacesRepo.Default, Policy.Default, Database.Default, UserCache.Default]
 }) {}

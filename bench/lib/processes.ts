@@ -1,0 +1,84 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+
+export const ROOT = path.resolve(import.meta.dirname, "../..")
+const TSX = path.join(ROOT, "node_modules/.bin/tsx")
+
+export interface Running {
+  readonly url: string
+  readonly child: ChildProcess
+  /** Peak resident set size of the process so far, in bytes (sampled). */
+  readonly peakRss: () => number
+  readonly stop: () => Promise<void>
+}
+
+/** Reads /proc for the RSS of a process (Linux), in bytes. */
+const rssOf = (pid: number): number => {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8")
+    const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1]
+    return kb === undefined ? 0 : Number(kb) * 1024
+  } catch {
+    return 0
+  }
+}
+
+/**
+ * Starts `script` (run by tsx) in its own process and waits until it prints a line matching `ready`, whose first
+ * group is the port. Its other output is drained (as a terminal would) so logging costs what it costs in production.
+ */
+export const startProcess = (
+  script: string,
+  args: ReadonlyArray<string>,
+  env: Record<string, string>,
+  ready = /Listening on http:\/\/[^:]+:(\d+)/
+): Promise<Running> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(TSX, [script, ...args], { cwd: ROOT, env: { ...process.env, ...env } })
+    let output = ""
+    let peak = 0
+    const sampler = setInterval(() => (peak = Math.max(peak, rssOf(child.pid ?? 0))), 100)
+    const onData = (chunk: Buffer) => {
+      if (output.length < 100_000) output += chunk.toString()
+      const port = ready.exec(output)?.[1]
+      if (port !== undefined) {
+        output = "\u0000"
+        resolve({
+          url: `http://127.0.0.1:${port}`,
+          child,
+          peakRss: () => Math.max(peak, rssOf(child.pid ?? 0)),
+          stop: () =>
+            new Promise((done) => {
+              clearInterval(sampler)
+              child.once("exit", () => done())
+              child.kill("SIGTERM")
+            })
+        })
+      }
+    }
+    child.stdout.on("data", onData)
+    child.stderr.on("data", onData)
+    child.once("exit", (code) => {
+      clearInterval(sampler)
+      reject(new Error(`${script} exited with ${code} before it was ready:\n${output}`))
+    })
+  })
+
+export const tempHome = () => fs.mkdtempSync(path.join(os.tmpdir(), "gloss-bench-"))
+
+/** Gloss itself, as `npm start` runs it, with an owner whose API key the benchmark uses. */
+export const startGloss = (env: Record<string, string> = {}) =>
+  startProcess(path.join(ROOT, "src/bin/gloss.ts"), ["server"], {
+    GLOSS_HOME_PATH: tempHome(),
+    GLOSS_PORT: "0",
+    GLOSS_HOST: "127.0.0.1",
+    USERNAME: "bench",
+    PASSWORD: "bench-password",
+    API_KEY: BENCH_API_KEY,
+    GLOSS_AUTH_SECRET_KEY: "bench-secret",
+    ...env
+  })
+
+export const BENCH_API_KEY = "bench.api.key.0123456789abcdefghijklmnopqrstuvwxyz"

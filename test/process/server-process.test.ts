@@ -1,0 +1,74 @@
+/**
+ * The server as an operator runs it: `gloss server` in its own process. Slower than the in-process tests, so only
+ * what needs a real process lives here: start-up failures, signals, the default configuration.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { describe, expect, it } from "vitest"
+
+const ROOT = path.resolve(import.meta.dirname, "../..")
+const TSX = path.join(ROOT, "node_modules/.bin/tsx")
+
+const start = (env: Record<string, string>) =>
+  spawn(TSX, ["src/bin/gloss.ts", "server"], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: fs.mkdtempSync(path.join(os.tmpdir(), "gloss-home-")), ...env }
+  })
+
+const collect = (child: ChildProcess) => {
+  let out = ""
+  child.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()))
+  child.stderr?.on("data", (chunk: Buffer) => (out += chunk.toString()))
+  return () => out
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
+
+const waitFor = async (read: () => string, pattern: RegExp, ms = 20_000) => {
+  const until = Date.now() + ms
+  while (!pattern.test(read())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}; output so far:\n${read()}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+describe("gloss server (process)", () => {
+  it("invalid configuration stops start-up with one message listing every bad variable, no stack trace", async () => {
+    const child = start({ GLOSS_PORT: "abc", GLOSS_SEARCH_ENGINE: "solr", GLOSS_DOCS_ENABLED: "maybe" })
+    const output = collect(child)
+    expect(await exited(child)).toBe(1)
+    const text = output()
+    expect(text).toContain("Gloss cannot start: 3 environment variables are invalid.")
+    expect(text).toContain("GLOSS_PORT: expected an integer from 0 to 65535, got \"abc\"")
+    expect(text).toContain("GLOSS_SEARCH_ENGINE: expected one of database, elasticsearch, opensearch, got \"solr\"")
+    expect(text).toContain("GLOSS_DOCS_ENABLED")
+    expect(text).not.toMatch(/\n\s+at /)
+  })
+
+  it("an unreachable PostgreSQL stops start-up with a clear message that names the variable", async () => {
+    const child = start({ GLOSS_DATABASE_URL: "postgresql://nobody:secret-pw@127.0.0.1:1/none" })
+    const output = collect(child)
+    expect(await exited(child)).toBe(1)
+    expect(output()).toMatch(/Gloss cannot start: the database is unreachable .*Check GLOSS_DATABASE_URL\./)
+    expect(output()).not.toContain("secret-pw")
+  })
+
+  it("serves with the embedded defaults, logs one line per request, and stops cleanly on SIGTERM", async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "gloss-home-"))
+    const child = start({ GLOSS_HOME_PATH: home, GLOSS_PORT: "0", GLOSS_HOST: "127.0.0.1", API_KEY: "irrelevant" })
+    const output = collect(child)
+    await waitFor(output, /Listening on http:\/\/127\.0\.0\.1:(\d+)/)
+    const port = /Listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output())?.[1]
+    const version = await fetch(`http://127.0.0.1:${port}/api/v1/version?token=secret-in-query`)
+    expect(version.status).toBe(200)
+    await waitFor(output, /GET \/api\/v1\/version 200 \d+\.\dms/)
+    // The query string is never logged.
+    expect(output()).not.toContain("secret-in-query")
+    expect(fs.existsSync(path.join(home, "gloss.db"))).toBe(true)
+    child.kill("SIGTERM")
+    expect(await exited(child)).toBe(0)
+  })
+})
