@@ -8,6 +8,7 @@ import {
   HttpMiddleware,
   HttpRouter,
   HttpServer,
+  HttpServerResponse,
   OpenApi
 } from "@effect/platform"
 import { Effect, Layer } from "effect"
@@ -43,8 +44,16 @@ const ExtrasLive = Layer.unwrapEffect(Effect.map(GlossConfig, ({ server }) =>
     ErrorResponsesLive,
     HttpApiSwagger.layer({ path: "/api/v1/docs" }),
     server.docsEnabled ? HttpApiSwagger.layer({ path: "/api/docs" }) : Layer.empty,
-    HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" })
+    HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" }),
+    docsRedirects(server.baseUrl)
   )))
+
+/** `GET /docs` and `GET /api` lead to the interactive docs, as Argilla's do. */
+const docsRedirects = (baseUrl: string) =>
+  HttpApiBuilder.Router.use((router) => {
+    const toDocs = HttpServerResponse.redirect(`${baseUrl}/api/v1/docs`, { status: 307 })
+    return Effect.zipRight(router.get("/docs", Effect.succeed(toDocs)), router.get("/api", Effect.succeed(toDocs)))
+  })
 
 /** Serves the API on the `HttpServer` in context. */
 export const HttpLive = Layer.unwrapEffect(Effect.gen(function*() {

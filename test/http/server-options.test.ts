@@ -21,12 +21,20 @@ layer(TestServerLive("sqlite", { GLOSS_BASE_URL: "/gloss/" }), { excludeTestServ
       expect((spec.body as { servers: Array<{ url: string }> }).servers).toEqual([{ url: "/gloss" }])
       const bare = yield* Effect.promise(() => fetch(url.replace(/\/gloss$/, "") + "/api/v1/version"))
       expect(bare.status).toBe(404)
+      const redirect = yield* raw("/docs", { redirect: "manual" })
+      expect(redirect.status).toBe(307)
+      expect(redirect.headers.get("location")).toBe("/gloss/api/v1/docs")
     }))
 })
 
 layer(TestServerLive("sqlite"), { excludeTestServices: true })("docs, enabled (the default)", (it) => {
   it.effect("/api/v1/docs and /api/docs serve the interactive docs offline; /api/v1/openapi.json the document", () =>
     Effect.gen(function*() {
+      for (const path of ["/docs", "/api"]) {
+        const redirect = yield* raw(path, { redirect: "manual" })
+        expect(redirect.status).toBe(307)
+        expect(redirect.headers.get("location")).toBe("/api/v1/docs")
+      }
       for (const path of ["/api/v1/docs", "/api/docs"]) {
         const page = yield* raw(path)
         expect(page.status).toBe(200)
