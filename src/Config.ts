@@ -137,6 +137,7 @@ const config = Effect.gen(function*() {
       url: V.parseWith("GLOSS_REDIS_URL", parseRedisUrl),
       useCluster: V.boolean("GLOSS_REDIS_USE_CLUSTER", false)
     }),
+    jobWorkers: V.integer("GLOSS_JOB_WORKERS", 2, { min: 0, max: 64 }),
     limits: Config.all({
       labelSelectionOptionsMaxItems: V.integer("GLOSS_LABEL_SELECTION_OPTIONS_MAX_ITEMS", 500, { min: 2, max: 100_000 }),
       spanOptionsMaxItems: V.integer("GLOSS_SPAN_OPTIONS_MAX_ITEMS", 500, { min: 1, max: 100_000 }),
@@ -198,6 +199,7 @@ const config = Effect.gen(function*() {
       ...values.elasticsearch
     },
     redis: values.redis,
+    jobs: { workers: values.jobWorkers },
     limits: values.limits,
     features: { shareYourProgress: values.shareYourProgress, showSpaceStorageWarning: values.showSpaceStorageWarning },
     hub: {
