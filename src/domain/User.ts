@@ -23,7 +23,8 @@ const Username = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
 export const Password = Schema.String.pipe(Schema.minLength(8), Schema.maxLength(100))
 
 export const UserCreate = Schema.Struct({
-  id: Schema.optional(UserId),
+  // The SDK sends `"id": null` (with null timestamps, which are ignored) when it lets the server choose.
+  id: Schema.optional(Schema.NullOr(UserId)),
   first_name: NonBlank(200),
   last_name: Schema.optional(Schema.NullOr(NonBlank(200))),
   username: Username,

@@ -12,7 +12,8 @@ export const Workspace = Schema.Struct({
 export type Workspace = typeof Workspace.Type
 
 export const WorkspaceCreate = Schema.Struct({
-  id: Schema.optional(WorkspaceId),
+  // The SDK sends `"id": null` (with null timestamps, which are ignored) when it lets the server choose.
+  id: Schema.optional(Schema.NullOr(WorkspaceId)),
   name: ResourceName
 }).annotations({ identifier: "WorkspaceCreate" })
 export type WorkspaceCreate = typeof WorkspaceCreate.Type

@@ -5,6 +5,8 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalServerError, PayloadTooLarge, ServiceUnavailable, ValidationError } from "../domain/Errors.js"
 import { AuthGroup } from "./groups/Auth.js"
+import { DatasetsGroup } from "./groups/Datasets.js"
+import { FieldsGroup, MetadataPropertiesGroup, QuestionsGroup, VectorSettingsGroup } from "./groups/DatasetSettings.js"
 import { InfoGroup } from "./groups/Info.js"
 import { MeGroup } from "./groups/Me.js"
 import { UsersGroup } from "./groups/Users.js"
@@ -16,6 +18,11 @@ export class Api extends HttpApi.make("gloss")
   .add(MeGroup)
   .add(UsersGroup)
   .add(WorkspacesGroup)
+  .add(DatasetsGroup)
+  .add(FieldsGroup)
+  .add(QuestionsGroup)
+  .add(MetadataPropertiesGroup)
+  .add(VectorSettingsGroup)
   // Failures any endpoint can answer with: a request that does not match its schema, a body over the size limit,
   // a database that stayed locked past its timeout, and the unexpected.
   .addError(ValidationError.http)

@@ -17,6 +17,8 @@ import { Api } from "./Api.js"
 import { AuthenticationLive } from "./AuthenticationLive.js"
 import { ErrorResponsesLive } from "./ErrorResponses.js"
 import { AuthLive } from "./handlers/Auth.js"
+import { DatasetsLive } from "./handlers/Datasets.js"
+import { FieldsLive, MetadataPropertiesLive, QuestionsLive, VectorSettingsLive } from "./handlers/DatasetSettings.js"
 import { InfoLive } from "./handlers/Info.js"
 import { MeLive } from "./handlers/Me.js"
 import { UsersLive } from "./handlers/Users.js"
@@ -26,7 +28,18 @@ import { Auth } from "../services/auth/Auth.js"
 import { Users } from "../services/users/Users.js"
 import { Workspaces } from "../services/workspaces/Workspaces.js"
 
-const GroupsLive = Layer.mergeAll(InfoLive, AuthLive, MeLive, UsersLive, WorkspacesLive).pipe(
+const GroupsLive = Layer.mergeAll(
+  InfoLive,
+  AuthLive,
+  MeLive,
+  UsersLive,
+  WorkspacesLive,
+  DatasetsLive,
+  FieldsLive,
+  QuestionsLive,
+  MetadataPropertiesLive,
+  VectorSettingsLive
+).pipe(
   Layer.provide(AuthenticationLive),
   Layer.provide([Auth.Default, Users.Default, Workspaces.Default])
 )

@@ -3,6 +3,21 @@ import type { SqlClient } from "@effect/sql"
 /** Column type names for DDL written once for both dialects. */
 export const columnTypes = (sql: SqlClient.SqlClient) =>
   sql.onDialectOrElse({
-    pg: () => ({ uuid: "uuid", timestamp: "timestamptz", json: "jsonb", boolean: "boolean", bigint: "bigint" }),
-    orElse: () => ({ uuid: "text", timestamp: "text", json: "text", boolean: "integer", bigint: "integer" })
+    pg: () => ({
+      uuid: "uuid",
+      timestamp: "timestamptz",
+      json: "jsonb",
+      boolean: "boolean",
+      bigint: "bigint",
+      /** An insertion counter (see `insertionOrder`); SQLite's implicit rowid plays this part there. */
+      sequence: "seq bigint generated always as identity,"
+    }),
+    orElse: () => ({ uuid: "text", timestamp: "text", json: "text", boolean: "integer", bigint: "integer", sequence: "" })
   })
+
+/**
+ * The column that orders rows by insertion. Timestamps alone cannot: rows written in the same millisecond (a bulk
+ * insert) would come back in random order.
+ */
+export const insertionOrder = (sql: SqlClient.SqlClient): string =>
+  sql.onDialectOrElse({ pg: () => "seq", orElse: () => "rowid" })

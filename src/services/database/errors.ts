@@ -23,3 +23,7 @@ export const isUniqueViolation = (error: unknown): error is SqlError.SqlError =>
   const code = codeOf(error.cause)
   return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY"
 }
+
+/** A foreign key refused the write (a `restrict` reference still points at the row), on either dialect. */
+export const isForeignKeyViolation = (error: unknown): error is SqlError.SqlError =>
+  error instanceof SqlError.SqlError && ["23503", "SQLITE_CONSTRAINT_FOREIGNKEY"].includes(codeOf(error.cause) ?? "")

@@ -4,9 +4,11 @@
  */
 import { Migrator } from "@effect/sql"
 import m0001 from "./migrations/0001_users_and_workspaces.js"
+import m0002 from "./migrations/0002_datasets.js"
 
 const loader = Migrator.fromRecord({
-  "0001_users_and_workspaces": m0001
+  "0001_users_and_workspaces": m0001,
+  "0002_datasets": m0002
 })
 
 export const runMigrations = Migrator.make({})({ loader })

@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { Conflict, NotFound } from "../../domain/Errors.js"
+import { Conflict } from "../../domain/Errors.js"
 import { UserId } from "../../domain/Ids.js"
 import type { Role, User, UserCreate, UserUpdate } from "../../domain/User.js"
 import type { Workspace } from "../../domain/Workspace.js"
@@ -8,6 +8,7 @@ import { generateApiKey, hashPassword } from "../auth/Credentials.js"
 import { UserCache } from "../auth/UserCache.js"
 import { Database } from "../database/Database.js"
 import { isUniqueViolation } from "../database/errors.js"
+import { orNotFound } from "../found.js"
 import { Policy } from "../Policy.js"
 import { WorkspacesRepo } from "../workspaces/WorkspacesRepo.js"
 import { type UserRow, UsersRepo } from "./UsersRepo.js"
@@ -15,7 +16,6 @@ import { type UserRow, UsersRepo } from "./UsersRepo.js"
 /** The API's view of a stored user: everything but the password hash. */
 export const toUser = ({ password_hash: _, ...user }: UserRow): User => user
 
-const notFound = (id: string) => NotFound.byId("User", id)
 const usernameTaken = (username: string) => new Conflict({ detail: `User username \`${username}\` is not unique` })
 
 /** What a new user is made of; `api_key` is only settable by the operator (CLI, owner bootstrap), never over HTTP. */
@@ -31,8 +31,7 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
     const db = yield* Database
     const cache = yield* UserCache
 
-    const find = (id: UserId) =>
-      repo.findById(id).pipe(Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed })))
+    const find = (id: UserId) => repo.findById(id).pipe(orNotFound("User", id))
 
     /** Creates a user without a policy check: for the CLI and the owner bootstrap, and after `create`'s check. */
     const createTrusted = Effect.fn("Users.createTrusted")(function*(input: NewUser) {
@@ -99,7 +98,7 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
           isUniqueViolation(defect) ? Option.some(Effect.fail(usernameTaken(changes.username))) : Option.none()
         )
       )
-      return toUser(yield* Option.match(updated, { onNone: () => Effect.fail(notFound(current.id)), onSome: Effect.succeed }))
+      return toUser(yield* Effect.succeed(updated).pipe(orNotFound("User", current.id)))
     })
 
     const remove = Effect.fn("Users.delete")(function*(actor: User, id: UserId) {

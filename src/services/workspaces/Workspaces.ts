@@ -5,12 +5,14 @@ import type { User } from "../../domain/User.js"
 import type { WorkspaceCreate } from "../../domain/Workspace.js"
 import { now } from "../clock.js"
 import { Database } from "../database/Database.js"
+import { isForeignKeyViolation } from "../database/errors.js"
+import { DatasetsRepo } from "../datasets/DatasetsRepo.js"
+import { orNotFound } from "../found.js"
 import { Policy } from "../Policy.js"
 import { toUser } from "../users/Users.js"
 import { UsersRepo } from "../users/UsersRepo.js"
 import { WorkspacesRepo } from "./WorkspacesRepo.js"
 
-const notFound = (id: string) => NotFound.byId("Workspace", id)
 
 export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces", {
   effect: Effect.gen(function*() {
@@ -18,9 +20,9 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
     const users = yield* UsersRepo
     const policy = yield* Policy
     const db = yield* Database
+    const datasets = yield* DatasetsRepo
 
-    const find = (id: WorkspaceId) =>
-      repo.findById(id).pipe(Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed })))
+    const find = (id: WorkspaceId) => repo.findById(id).pipe(orNotFound("Workspace", id))
 
     const createTrusted = Effect.fn("Workspaces.createTrusted")(function*(input: WorkspaceCreate) {
       const at = yield* now
@@ -46,7 +48,14 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
     const remove = Effect.fn("Workspaces.delete")(function*(actor: User, id: WorkspaceId) {
       yield* policy.require(actor, "workspaces.delete")
       const workspace = yield* find(id)
-      yield* db.transaction(repo.delete(id))
+      const holdsDatasets = new Conflict({
+        detail: `Cannot delete the workspace \`${id}\`. This workspace has some datasets linked`
+      })
+      if ((yield* datasets.countInWorkspace(id)) > 0) return yield* holdsDatasets
+      // A dataset created between the check and the delete is caught by the foreign key (`on delete restrict`).
+      yield* db.transaction(repo.delete(id)).pipe(
+        Effect.catchSomeDefect((defect) => isForeignKeyViolation(defect) ? Option.some(Effect.fail(holdsDatasets)) : Option.none())
+      )
       return workspace
     })
 
@@ -92,7 +101,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
       yield* policy.require(actor, "workspaces.removeUser", id)
       const user = yield* users.findById(userId)
       yield* db.transaction(repo.removeMember({ workspace_id: id, user_id: userId }))
-      return yield* Option.match(user, { onNone: () => Effect.fail(NotFound.byId("User", userId)), onSome: (row) => Effect.succeed(toUser(row)) })
+      return toUser(yield* Effect.succeed(user).pipe(orNotFound("User", userId)))
     })
 
     return {
@@ -107,5 +116,5 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
       findByName: repo.findByName
     } as const
   }),
-  dependencies: [WorkspacesRepo.Default, UsersRepo.Default, Policy.Default, Database.Default]
+  dependencies: [WorkspacesRepo.Default, UsersRepo.Default, DatasetsRepo.Default, Policy.Default, Database.Default]
 }) {}

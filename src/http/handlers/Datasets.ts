@@ -1,0 +1,21 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { Datasets } from "../../services/datasets/Datasets.js"
+import { Api } from "../Api.js"
+import { CurrentUser } from "../Authentication.js"
+
+export const DatasetsLive = HttpApiBuilder.group(Api, "datasets", (handlers) =>
+  Effect.gen(function*() {
+    const datasets = yield* Datasets
+    return handlers
+      .handle("listMine", ({ urlParams }) =>
+        Effect.flatMap(CurrentUser, (actor) => datasets.listFor(actor, urlParams)).pipe(
+          Effect.map((items) => ({ items }))
+        ))
+      .handle("create", ({ payload }) => Effect.flatMap(CurrentUser, (actor) => datasets.create(actor, payload)))
+      .handle("get", ({ path }) => Effect.flatMap(CurrentUser, (actor) => datasets.get(actor, path.id)))
+      .handle("update", ({ path, payload }) =>
+        Effect.flatMap(CurrentUser, (actor) => datasets.update(actor, path.id, payload)))
+      .handle("delete", ({ path }) => Effect.flatMap(CurrentUser, (actor) => datasets.delete(actor, path.id)))
+      .handle("publish", ({ path }) => Effect.flatMap(CurrentUser, (actor) => datasets.publish(actor, path.id)))
+  })).pipe(Layer.provide(Datasets.Default))

@@ -1,0 +1,72 @@
+import { SqlSchema } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import { DatasetStatus } from "../../domain/Dataset.js"
+import { DatasetId, UserId, WorkspaceId } from "../../domain/Ids.js"
+import { DbInt } from "../database/columns.js"
+import { Database } from "../database/Database.js"
+import { insertionOrder } from "../database/ddl.js"
+import { DatasetRow } from "./rows.js"
+
+const Filter = Schema.Struct({
+  /** Only datasets in workspaces this user belongs to (None: every dataset, for owners). */
+  memberId: Schema.NullOr(UserId),
+  workspaceId: Schema.NullOr(WorkspaceId),
+  name: Schema.NullOr(Schema.String),
+  status: Schema.NullOr(DatasetStatus)
+})
+
+export class DatasetsRepo extends Effect.Service<DatasetsRepo>()("Gloss/DatasetsRepo", {
+  effect: Effect.gen(function*() {
+    const { sql } = yield* Database
+    const order = sql.unsafe(insertionOrder(sql))
+
+    const findById = SqlSchema.findOne({
+      Request: DatasetId,
+      Result: DatasetRow,
+      execute: (id) => sql`select * from datasets where id = ${id}`
+    })
+    const list = SqlSchema.findAll({
+      Request: Filter,
+      Result: DatasetRow,
+      execute: (f) =>
+        sql`select * from datasets where ${
+          sql.and([
+            ...(f.memberId === null ? [] : [
+              sql`workspace_id in (select workspace_id from workspaces_users where user_id = ${f.memberId})`
+            ]),
+            ...(f.workspaceId === null ? [] : [sql`workspace_id = ${f.workspaceId}`]),
+            ...(f.name === null ? [] : [sql`name = ${f.name}`]),
+            ...(f.status === null ? [] : [sql`status = ${f.status}`])
+          ])
+        } order by ${order}`
+    })
+    const countInWorkspace = SqlSchema.single({
+      Request: WorkspaceId,
+      Result: Schema.Struct({ n: DbInt }),
+      execute: (workspaceId) => sql`select count(*) as n from datasets where workspace_id = ${workspaceId}`
+    })
+    /** `None` when the workspace already has a dataset with that name (or the id is taken). */
+    const insert = SqlSchema.findOne({
+      Request: DatasetRow,
+      Result: DatasetRow,
+      execute: (row) => sql`insert into datasets ${sql.insert(row)} on conflict do nothing returning *`
+    })
+    const replace = SqlSchema.findOne({
+      Request: DatasetRow,
+      Result: DatasetRow,
+      execute: (row) => sql`update datasets set ${sql.update(row, ["id"])} where id = ${row.id} returning *`
+    })
+    const remove = SqlSchema.void({ Request: DatasetId, execute: (id) => sql`delete from datasets where id = ${id}` })
+
+    return {
+      findById: (id: DatasetId) => findById(id).pipe(Effect.orDie),
+      list: (filter: typeof Filter.Type) => list(filter).pipe(Effect.orDie),
+      countInWorkspace: (workspaceId: WorkspaceId) =>
+        countInWorkspace(workspaceId).pipe(Effect.map(({ n }) => n), Effect.orDie),
+      insert: (row: DatasetRow) => insert(row).pipe(Effect.orDie),
+      replace: (row: DatasetRow) => replace(row).pipe(Effect.orDie),
+      delete: (id: DatasetId) => remove(id).pipe(Effect.orDie)
+    } as const
+  }),
+  dependencies: [Database.Default]
+}) {}

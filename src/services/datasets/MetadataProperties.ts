@@ -1,0 +1,105 @@
+import { Effect, Option } from "effect"
+import { Conflict, Forbidden } from "../../domain/Errors.js"
+import { type DatasetId, MetadataPropertyId } from "../../domain/Ids.js"
+import {
+  type MetadataPropertyCreate,
+  type MetadataPropertyUpdate,
+  NewMetadataProperty
+} from "../../domain/MetadataProperty.js"
+import type { User } from "../../domain/User.js"
+import { now } from "../clock.js"
+import { Database } from "../database/Database.js"
+import { withDefaults } from "../defaults.js"
+import { orNotFound } from "../found.js"
+import { Datasets } from "./Datasets.js"
+import type { MetadataPropertyRow } from "./rows.js"
+import { SettingsRepo } from "./SettingsRepo.js"
+
+/** Annotators see only the properties marked visible for them; owners and admins see all. */
+export const visibleTo = (user: User) => (property: MetadataPropertyRow) =>
+  user.role !== "annotator" || property.visible_for_annotators
+
+export class MetadataProperties extends Effect.Service<MetadataProperties>()("Gloss/MetadataProperties", {
+  effect: Effect.gen(function*() {
+    const { metadataProperties } = yield* SettingsRepo
+    const datasets = yield* Datasets
+    const db = yield* Database
+
+    const find = (id: MetadataPropertyId) => metadataProperties.findById(id).pipe(orNotFound("MetadataProperty", id))
+
+    const manage = (actor: User, id: MetadataPropertyId) =>
+      Effect.tap(find(id), (property) => datasets.access(actor, property.dataset_id, "datasets.manage"))
+
+    /** One property, for anyone who may read its dataset and see it. */
+    const get = Effect.fn("MetadataProperties.get")(function*(actor: User, id: MetadataPropertyId) {
+      const property = yield* find(id)
+      yield* datasets.access(actor, property.dataset_id, "datasets.read")
+      if (!visibleTo(actor)(property)) return yield* Forbidden.operationNotAllowed()
+      return property
+    })
+
+    /** `GET /me/datasets/{id}/metadata-properties`: what the caller may see. */
+    const listVisible = Effect.fn("MetadataProperties.listVisible")(function*(actor: User, datasetId: DatasetId) {
+      yield* datasets.access(actor, datasetId, "datasets.read")
+      return (yield* metadataProperties.listByDataset(datasetId)).filter(visibleTo(actor))
+    })
+
+    const create = Effect.fn("MetadataProperties.create")(
+      function*(actor: User, datasetId: DatasetId, payload: MetadataPropertyCreate) {
+        const input = yield* withDefaults(NewMetadataProperty)(payload)
+        yield* datasets.access(actor, datasetId, "datasets.manage")
+        const at = yield* now
+        const row: MetadataPropertyRow = {
+          id: input.id ?? MetadataPropertyId.make(crypto.randomUUID()),
+          name: input.name,
+          title: input.title,
+          settings: input.settings,
+          visible_for_annotators: input.visible_for_annotators,
+          dataset_id: datasetId,
+          inserted_at: at,
+          updated_at: at
+        }
+        return yield* db.transaction(metadataProperties.insert(row)).pipe(
+          Effect.flatMap(Option.match({
+            onSome: Effect.succeed,
+            onNone: () =>
+              Effect.fail(
+                new Conflict({
+                  detail: `Metadata property with name \`${input.name}\` already exists for dataset with id \`${datasetId}\``
+                })
+              )
+          }))
+        )
+      }
+    )
+
+    const update = Effect.fn("MetadataProperties.update")(
+      function*(actor: User, id: MetadataPropertyId, patch: MetadataPropertyUpdate) {
+        const property = yield* manage(actor, id)
+        const next: MetadataPropertyRow = {
+          ...property,
+          title: patch.title ?? property.title,
+          visible_for_annotators: patch.visible_for_annotators ?? property.visible_for_annotators,
+          updated_at: yield* now
+        }
+        return yield* db.transaction(metadataProperties.replace(next)).pipe(orNotFound("MetadataProperty", id))
+      }
+    )
+
+    const remove = Effect.fn("MetadataProperties.delete")(function*(actor: User, id: MetadataPropertyId) {
+      const property = yield* manage(actor, id)
+      yield* db.transaction(metadataProperties.delete(id))
+      return property
+    })
+
+    return {
+      get,
+      listVisible,
+      create,
+      update,
+      delete: remove,
+      listByDataset: metadataProperties.listByDataset
+    } as const
+  }),
+  dependencies: [SettingsRepo.Default, Datasets.Default, Database.Default]
+}) {}

@@ -1,0 +1,85 @@
+import { Effect, Option } from "effect"
+import { Conflict, Unprocessable } from "../../domain/Errors.js"
+import { type DatasetId, VectorSettingsId } from "../../domain/Ids.js"
+import type { User } from "../../domain/User.js"
+import {
+  MAX_VECTOR_SETTINGS,
+  type VectorSettingsCreate,
+  type VectorSettingsUpdate
+} from "../../domain/VectorSettings.js"
+import { now } from "../clock.js"
+import { Database } from "../database/Database.js"
+import { orNotFound } from "../found.js"
+import { Datasets } from "./Datasets.js"
+import type { VectorSettingsRow } from "./rows.js"
+import { SettingsRepo } from "./SettingsRepo.js"
+
+export class VectorSettings extends Effect.Service<VectorSettings>()("Gloss/VectorSettings", {
+  effect: Effect.gen(function*() {
+    const { vectorSettings } = yield* SettingsRepo
+    const datasets = yield* Datasets
+    const db = yield* Database
+
+    const manage = (actor: User, id: VectorSettingsId) =>
+      Effect.tap(
+        vectorSettings.findById(id).pipe(orNotFound("VectorSettings", id)),
+        (settings) => datasets.access(actor, settings.dataset_id, "datasets.manage")
+      )
+
+    const list = Effect.fn("VectorSettings.list")(function*(actor: User, datasetId: DatasetId) {
+      yield* datasets.access(actor, datasetId, "datasets.read")
+      return yield* vectorSettings.listByDataset(datasetId)
+    })
+
+    const create = Effect.fn("VectorSettings.create")(
+      function*(actor: User, datasetId: DatasetId, input: VectorSettingsCreate) {
+        yield* datasets.access(actor, datasetId, "datasets.manage")
+        const existing = yield* vectorSettings.listByDataset(datasetId)
+        if (existing.some((settings) => settings.name === input.name)) {
+          return yield* new Conflict({
+            detail: `Vector settings with name \`${input.name}\` already exists for dataset with id \`${datasetId}\``
+          })
+        }
+        if (existing.length >= MAX_VECTOR_SETTINGS) {
+          return yield* new Unprocessable({
+            detail: `The maximum number of vector settings has been reached for dataset with id \`${datasetId}\` ` +
+              `(${MAX_VECTOR_SETTINGS})`
+          })
+        }
+        const at = yield* now
+        const row: VectorSettingsRow = {
+          id: input.id ?? VectorSettingsId.make(crypto.randomUUID()),
+          name: input.name,
+          title: input.title,
+          dimensions: input.dimensions,
+          dataset_id: datasetId,
+          inserted_at: at,
+          updated_at: at
+        }
+        return yield* db.transaction(vectorSettings.insert(row)).pipe(
+          Effect.flatMap(Option.match({
+            onSome: Effect.succeed,
+            onNone: () => Effect.fail(new Conflict({ detail: `Vector settings with id \`${row.id}\` already exists` }))
+          }))
+        )
+      }
+    )
+
+    const update = Effect.fn("VectorSettings.update")(
+      function*(actor: User, id: VectorSettingsId, patch: VectorSettingsUpdate) {
+        const settings = yield* manage(actor, id)
+        const next: VectorSettingsRow = { ...settings, title: patch.title ?? settings.title, updated_at: yield* now }
+        return yield* db.transaction(vectorSettings.replace(next)).pipe(orNotFound("VectorSettings", id))
+      }
+    )
+
+    const remove = Effect.fn("VectorSettings.delete")(function*(actor: User, id: VectorSettingsId) {
+      const settings = yield* manage(actor, id)
+      yield* db.transaction(vectorSettings.delete(id))
+      return settings
+    })
+
+    return { list, create, update, delete: remove, listByDataset: vectorSettings.listByDataset } as const
+  }),
+  dependencies: [SettingsRepo.Default, Datasets.Default, Database.Default]
+}) {}
