@@ -9,6 +9,10 @@ import { DatasetsGroup } from "./groups/Datasets.js"
 import { FieldsGroup, MetadataPropertiesGroup, QuestionsGroup, VectorSettingsGroup } from "./groups/DatasetSettings.js"
 import { InfoGroup } from "./groups/Info.js"
 import { MeGroup } from "./groups/Me.js"
+import { ProgressGroup } from "./groups/Progress.js"
+import { RecordsGroup } from "./groups/Records.js"
+import { ResponsesGroup } from "./groups/Responses.js"
+import { SuggestionsGroup } from "./groups/Suggestions.js"
 import { UsersGroup } from "./groups/Users.js"
 import { WorkspacesGroup } from "./groups/Workspaces.js"
 
@@ -23,6 +27,10 @@ export class Api extends HttpApi.make("gloss")
   .add(QuestionsGroup)
   .add(MetadataPropertiesGroup)
   .add(VectorSettingsGroup)
+  .add(RecordsGroup)
+  .add(ResponsesGroup)
+  .add(SuggestionsGroup)
+  .add(ProgressGroup)
   // Failures any endpoint can answer with: a request that does not match its schema, a body over the size limit,
   // a database that stayed locked past its timeout, and the unexpected.
   .addError(ValidationError.http)

@@ -21,6 +21,10 @@ import { DatasetsLive } from "./handlers/Datasets.js"
 import { FieldsLive, MetadataPropertiesLive, QuestionsLive, VectorSettingsLive } from "./handlers/DatasetSettings.js"
 import { InfoLive } from "./handlers/Info.js"
 import { MeLive } from "./handlers/Me.js"
+import { ProgressLive } from "./handlers/Progress.js"
+import { RecordsLive } from "./handlers/Records.js"
+import { ResponsesLive } from "./handlers/Responses.js"
+import { SuggestionsLive } from "./handlers/Suggestions.js"
 import { UsersLive } from "./handlers/Users.js"
 import { WorkspacesLive } from "./handlers/Workspaces.js"
 import { requestPipeline } from "./RequestPipeline.js"
@@ -38,7 +42,11 @@ const GroupsLive = Layer.mergeAll(
   FieldsLive,
   QuestionsLive,
   MetadataPropertiesLive,
-  VectorSettingsLive
+  VectorSettingsLive,
+  RecordsLive,
+  ResponsesLive,
+  SuggestionsLive,
+  ProgressLive
 ).pipe(
   Layer.provide(AuthenticationLive),
   Layer.provide([Auth.Default, Users.Default, Workspaces.Default])

@@ -9,10 +9,19 @@ export const columnTypes = (sql: SqlClient.SqlClient) =>
       json: "jsonb",
       boolean: "boolean",
       bigint: "bigint",
+      bytes: "bytea",
       /** An insertion counter (see `insertionOrder`); SQLite's implicit rowid plays this part there. */
       sequence: "seq bigint generated always as identity,"
     }),
-    orElse: () => ({ uuid: "text", timestamp: "text", json: "text", boolean: "integer", bigint: "integer", sequence: "" })
+    orElse: () => ({
+      uuid: "text",
+      timestamp: "text",
+      json: "text",
+      boolean: "integer",
+      bigint: "integer",
+      bytes: "blob",
+      sequence: ""
+    })
   })
 
 /**
@@ -21,3 +30,6 @@ export const columnTypes = (sql: SqlClient.SqlClient) =>
  */
 export const insertionOrder = (sql: SqlClient.SqlClient): string =>
   sql.onDialectOrElse({ pg: () => "seq", orElse: () => "rowid" })
+
+/** `for update` where the dialect has row locks (PostgreSQL); SQLite serialises writers anyway. */
+export const forUpdate = (sql: SqlClient.SqlClient): string => sql.onDialectOrElse({ pg: () => "for update", orElse: () => "" })

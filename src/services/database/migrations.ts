@@ -5,10 +5,12 @@
 import { Migrator } from "@effect/sql"
 import m0001 from "./migrations/0001_users_and_workspaces.js"
 import m0002 from "./migrations/0002_datasets.js"
+import m0004 from "./migrations/0004_records.js"
 
 const loader = Migrator.fromRecord({
   "0001_users_and_workspaces": m0001,
-  "0002_datasets": m0002
+  "0002_datasets": m0002,
+  "0004_records": m0004
 })
 
 export const runMigrations = Migrator.make({})({ loader })

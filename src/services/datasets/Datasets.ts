@@ -9,6 +9,7 @@ import { isUniqueViolation } from "../database/errors.js"
 import { withDefaults } from "../defaults.js"
 import { orNotFound } from "../found.js"
 import { type Action, Policy } from "../Policy.js"
+import { RecordsRepo } from "../records/RecordsRepo.js"
 import { WorkspacesRepo } from "../workspaces/WorkspacesRepo.js"
 import { DatasetsRepo } from "./DatasetsRepo.js"
 import type { DatasetRow } from "./rows.js"
@@ -30,6 +31,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
     const workspaces = yield* WorkspacesRepo
     const policy = yield* Policy
     const db = yield* Database
+    const records = yield* RecordsRepo
 
     const find = (id: DatasetId) => repo.findById(id).pipe(orNotFound("Dataset", id))
 
@@ -80,7 +82,14 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
           : { ...current.metadata, ...patch.metadata },
         updated_at: yield* now
       }
-      const saved = yield* db.transaction(repo.replace(next)).pipe(
+      const saved = yield* db.transaction(Effect.gen(function*() {
+        const replaced = yield* repo.replace(next)
+        // A new min_submitted changes which records are complete.
+        if (next.distribution.min_submitted !== current.distribution.min_submitted) {
+          yield* records.recomputeDataset(id, next.distribution.min_submitted)
+        }
+        return replaced
+      })).pipe(
         Effect.catchSomeDefect((defect) =>
           isUniqueViolation(defect) ? Option.some(Effect.fail(nameTaken(next.name, next.workspace_id))) : Option.none()
         )
@@ -131,5 +140,12 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
       countInWorkspace: repo.countInWorkspace
     } as const
   }),
-  dependencies: [DatasetsRepo.Default, SettingsRepo.Default, WorkspacesRepo.Default, Policy.Default, Database.Default]
+  dependencies: [
+    DatasetsRepo.Default,
+    SettingsRepo.Default,
+    WorkspacesRepo.Default,
+    RecordsRepo.Default,
+    Policy.Default,
+    Database.Default
+  ]
 }) {}

@@ -58,7 +58,14 @@ export class DatasetsRepo extends Effect.Service<DatasetsRepo>()("Gloss/Datasets
     })
     const remove = SqlSchema.void({ Request: DatasetId, execute: (id) => sql`delete from datasets where id = ${id}` })
 
+    /** Someone answered: the dataset's `last_activity_at` moves, its `updated_at` does not. */
+    const touchActivity = SqlSchema.void({
+      Request: Schema.Struct({ id: DatasetId, at: Schema.String }),
+      execute: ({ at, id }) => sql`update datasets set last_activity_at = ${at} where id = ${id}`
+    })
+
     return {
+      touchActivity: (id: DatasetId, at: Date) => touchActivity({ id, at: at.toISOString() }).pipe(Effect.orDie),
       findById: (id: DatasetId) => findById(id).pipe(Effect.orDie),
       list: (filter: typeof Filter.Type) => list(filter).pipe(Effect.orDie),
       countInWorkspace: (workspaceId: WorkspaceId) =>

@@ -69,7 +69,18 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("Gloss/UsersRepo", {
       execute: (id) => sql`delete from users where id = ${id}`
     })
 
+    const existing = SqlSchema.findAll({
+      Request: Schema.Array(Schema.String),
+      Result: Schema.Struct({ id: UserId }),
+      execute: (ids) => sql`select id from users where ${sql.in("id", ids)}`
+    })
+
     return {
+      /** Which of these user ids exist. */
+      existingIds: (ids: ReadonlyArray<string>) =>
+        ids.length === 0
+          ? Effect.succeed(new Set<string>())
+          : existing(ids).pipe(Effect.map((rows) => new Set<string>(rows.map((row) => row.id))), Effect.orDie),
       findById: (id: UserId) => findById(id).pipe(Effect.orDie),
       findByUsername: (username: string) => findByUsername(username).pipe(Effect.orDie),
       findByApiKey: (apiKey: string) => findByApiKey(apiKey).pipe(Effect.orDie),

@@ -1,0 +1,56 @@
+import { Schema } from "effect"
+import { RecordId, ResponseId, UserId } from "./Ids.js"
+import { Timestamp } from "./Timestamp.js"
+
+export const ResponseStatus = Schema.Literal("draft", "submitted", "discarded")
+export type ResponseStatus = typeof ResponseStatus.Type
+
+/** Answers by question name: `{"sentiment": {"value": "positive"}}`. Each value is checked against its question. */
+export const ResponseValues = Schema.Record({ key: Schema.String, value: Schema.Struct({ value: Schema.Unknown }) })
+export type ResponseValues = typeof ResponseValues.Type
+
+export const Response = Schema.Struct({
+  id: ResponseId,
+  values: Schema.NullOr(ResponseValues),
+  status: ResponseStatus,
+  record_id: RecordId,
+  user_id: UserId,
+  inserted_at: Timestamp,
+  updated_at: Timestamp
+}).annotations({ identifier: "Response" })
+export type Response = typeof Response.Type
+
+/** `POST /records/{id}/responses` and `PUT /responses/{id}`: `submitted` needs values (checked by the service). */
+export const ResponseCreate = Schema.Struct({
+  values: Schema.optional(Schema.NullOr(ResponseValues)),
+  status: ResponseStatus
+}).annotations({ identifier: "ResponseCreate" })
+export type ResponseCreate = typeof ResponseCreate.Type
+
+export const ResponseBulkItem = Schema.Struct({
+  record_id: RecordId,
+  values: Schema.optional(Schema.NullOr(ResponseValues)),
+  status: ResponseStatus
+})
+export type ResponseBulkItem = typeof ResponseBulkItem.Type
+
+export const ResponsesBulk = Schema.Struct({
+  items: Schema.Array(ResponseBulkItem).pipe(Schema.minItems(1), Schema.maxItems(100))
+}).annotations({ identifier: "ResponsesBulk" })
+
+/** One outcome per item, in input order: the response, or why that item failed. */
+export const ResponsesBulkResult = Schema.Struct({
+  items: Schema.Array(Schema.Struct({
+    item: Schema.NullOr(Response),
+    error: Schema.NullOr(Schema.Struct({ detail: Schema.String }))
+  }))
+}).annotations({ identifier: "ResponsesBulkResult" })
+export type ResponsesBulkResult = typeof ResponsesBulkResult.Type
+
+/** A response given inside a record payload (bulk create/upsert), for any user. */
+export const RecordResponse = Schema.Struct({
+  user_id: UserId,
+  values: Schema.optional(Schema.NullOr(ResponseValues)),
+  status: ResponseStatus
+})
+export type RecordResponse = typeof RecordResponse.Type

@@ -1,0 +1,28 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Conflict, Forbidden, NotFound, Unprocessable } from "../../domain/Errors.js"
+import { RecordId, ResponseId } from "../../domain/Ids.js"
+import { Response, ResponseCreate, ResponsesBulk, ResponsesBulkResult } from "../../domain/Response.js"
+import { Authentication } from "../Authentication.js"
+
+const OfRecord = Schema.Struct({ id: RecordId })
+
+/** Annotators' answers (reference §1.13). */
+export class ResponsesGroup extends HttpApiGroup.make("responses")
+  .add(
+    HttpApiEndpoint.post("create", "/records/:id/responses").setPath(OfRecord).setPayload(ResponseCreate)
+      .addSuccess(Response, { status: 201 }).addError(Conflict.http)
+  )
+  .add(
+    HttpApiEndpoint.put("update", "/responses/:id").setPath(Schema.Struct({ id: ResponseId })).setPayload(ResponseCreate)
+      .addSuccess(Response)
+  )
+  .add(HttpApiEndpoint.del("delete", "/responses/:id").setPath(Schema.Struct({ id: ResponseId })).addSuccess(Response))
+  .add(HttpApiEndpoint.post("bulk", "/me/responses/bulk").setPayload(ResponsesBulk).addSuccess(ResponsesBulkResult))
+  .addError(NotFound.http)
+  .addError(Forbidden.http)
+  .addError(Unprocessable.http)
+  .middleware(Authentication)
+  .annotate(OpenApi.Description, "Responses: one per user per record")
+{}
+

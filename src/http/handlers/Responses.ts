@@ -1,0 +1,17 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { Responses } from "../../services/records/Responses.js"
+import { Api } from "../Api.js"
+import { CurrentUser } from "../Authentication.js"
+
+export const ResponsesLive = HttpApiBuilder.group(Api, "responses", (handlers) =>
+  Effect.gen(function*() {
+    const responses = yield* Responses
+    return handlers
+      .handle("create", ({ path, payload }) =>
+        Effect.flatMap(CurrentUser, (actor) => responses.create(actor, path.id, payload)))
+      .handle("update", ({ path, payload }) =>
+        Effect.flatMap(CurrentUser, (actor) => responses.update(actor, path.id, payload)))
+      .handle("delete", ({ path }) => Effect.flatMap(CurrentUser, (actor) => responses.delete(actor, path.id)))
+      .handle("bulk", ({ payload }) => Effect.flatMap(CurrentUser, (actor) => responses.bulk(actor, payload.items)))
+  })).pipe(Layer.provide(Responses.Default))

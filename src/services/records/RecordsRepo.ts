@@ -1,0 +1,112 @@
+import { SqlSchema } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import { DatasetId, RecordId } from "../../domain/Ids.js"
+import { DbInt } from "../database/columns.js"
+import { Database } from "../database/Database.js"
+import { forUpdate, insertionOrder } from "../database/ddl.js"
+import { RecordRow } from "./rows.js"
+
+const Page = Schema.Struct({ datasetId: DatasetId, offset: Schema.Int, limit: Schema.Int })
+const InDataset = Schema.Struct({ datasetId: DatasetId, ids: Schema.Array(Schema.String) })
+
+export class RecordsRepo extends Effect.Service<RecordsRepo>()("Gloss/RecordsRepo", {
+  effect: Effect.gen(function*() {
+    const { sql } = yield* Database
+    const order = sql.unsafe(insertionOrder(sql))
+    const lock = sql.unsafe(forUpdate(sql))
+
+    const findById = SqlSchema.findOne({
+      Request: RecordId,
+      Result: RecordRow,
+      execute: (id) => sql`select * from records where id = ${id}`
+    })
+    /** The record, locked until the transaction ends (PostgreSQL): responses to one record queue up behind it. */
+    const findForUpdate = SqlSchema.findOne({
+      Request: RecordId,
+      Result: RecordRow,
+      execute: (id) => sql`select * from records where id = ${id} ${lock}`
+    })
+    const findByIds = SqlSchema.findAll({
+      Request: InDataset,
+      Result: RecordRow,
+      execute: ({ datasetId, ids }) =>
+        ids.length === 0 ? sql`select * from records where 1 = 0` : sql`select * from records where dataset_id = ${datasetId} and ${sql.in("id", ids)} order by ${order}`
+    })
+    const findByExternalIds = SqlSchema.findAll({
+      Request: InDataset,
+      Result: RecordRow,
+      execute: ({ datasetId, ids }) =>
+        ids.length === 0
+          ? sql`select * from records where 1 = 0`
+          : sql`select * from records where dataset_id = ${datasetId} and ${sql.in("external_id", ids)}`
+    })
+    const page = SqlSchema.findAll({
+      Request: Page,
+      Result: RecordRow,
+      execute: ({ datasetId, limit, offset }) =>
+        sql`select * from records where dataset_id = ${datasetId} order by ${order} limit ${limit} offset ${offset}`
+    })
+    const count = SqlSchema.single({
+      Request: DatasetId,
+      Result: Schema.Struct({ n: DbInt }),
+      execute: (datasetId) => sql`select count(*) as n from records where dataset_id = ${datasetId}`
+    })
+    const insertMany = SqlSchema.void({
+      Request: Schema.Array(RecordRow),
+      execute: (rows) => sql`insert into records ${sql.insert(rows)}`
+    })
+    const replace = SqlSchema.void({
+      Request: RecordRow,
+      execute: (row) => sql`update records set ${sql.update(row, ["id"])} where id = ${row.id}`
+    })
+    const deleteIds = SqlSchema.findAll({
+      Request: InDataset,
+      Result: Schema.Struct({ id: RecordId }),
+      execute: ({ datasetId, ids }) =>
+        sql`delete from records where dataset_id = ${datasetId} and ${sql.in("id", ids)} returning id`
+    })
+
+    /** Which of these ids exist, in which dataset (a client-chosen id must not collide across datasets). */
+    const owners = SqlSchema.findAll({
+      Request: Schema.Array(Schema.String),
+      Result: Schema.Struct({ id: RecordId, dataset_id: DatasetId }),
+      execute: (ids) => sql`select id, dataset_id from records where ${sql.in("id", ids)}`
+    })
+    const completed = (min: number) =>
+      sql`case when (select count(*) from responses r where r.record_id = records.id and r.status = 'submitted') >= ${min}
+            then 'completed' else 'pending' end`
+    /** Sets each record's status from its submitted responses (completed when there are at least `min`). */
+    const recompute = SqlSchema.findAll({
+      Request: Schema.Struct({ ids: Schema.Array(Schema.String), min: Schema.Int }),
+      Result: Schema.Struct({ id: RecordId, status: Schema.Literal("pending", "completed") }),
+      execute: ({ ids, min }) => sql`update records set status = ${completed(min)} where ${sql.in("id", ids)} returning id, status`
+    })
+    /** The same for every record of a dataset that has a response (the others stay pending). */
+    const recomputeDataset = SqlSchema.findAll({
+      Request: Schema.Struct({ datasetId: DatasetId, min: Schema.Int }),
+      Result: Schema.Struct({ id: RecordId, status: Schema.Literal("pending", "completed") }),
+      execute: ({ datasetId, min }) =>
+        sql`update records set status = ${completed(min)} where dataset_id = ${datasetId}
+              and exists (select 1 from responses r where r.record_id = records.id) returning id, status`
+    })
+
+    return {
+      owners: (ids: ReadonlyArray<string>) => ids.length === 0 ? Effect.succeed([]) : owners(ids).pipe(Effect.orDie),
+      recompute: (ids: ReadonlyArray<string>, min: number) =>
+        ids.length === 0 ? Effect.succeed([]) : recompute({ ids, min }).pipe(Effect.orDie),
+      recomputeDataset: (datasetId: DatasetId, min: number) => recomputeDataset({ datasetId, min }).pipe(Effect.orDie),
+      findById: (id: RecordId) => findById(id).pipe(Effect.orDie),
+      findForUpdate: (id: RecordId) => findForUpdate(id).pipe(Effect.orDie),
+      findByIds: (datasetId: DatasetId, ids: ReadonlyArray<string>) => findByIds({ datasetId, ids }).pipe(Effect.orDie),
+      findByExternalIds: (datasetId: DatasetId, ids: ReadonlyArray<string>) =>
+        findByExternalIds({ datasetId, ids }).pipe(Effect.orDie),
+      page: (datasetId: DatasetId, offset: number, limit: number) => page({ datasetId, offset, limit }).pipe(Effect.orDie),
+      count: (datasetId: DatasetId) => count(datasetId).pipe(Effect.map(({ n }) => n), Effect.orDie),
+      insertMany: (rows: ReadonlyArray<RecordRow>) => rows.length === 0 ? Effect.void : insertMany(rows).pipe(Effect.orDie),
+      replace: (row: RecordRow) => replace(row).pipe(Effect.orDie),
+      deleteIds: (datasetId: DatasetId, ids: ReadonlyArray<string>) =>
+        ids.length === 0 ? Effect.succeed([]) : deleteIds({ datasetId, ids }).pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie)
+    } as const
+  }),
+  dependencies: [Database.Default]
+}) {}

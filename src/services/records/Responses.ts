@@ -1,0 +1,161 @@
+import { Effect, Either, Option } from "effect"
+import { Conflict, Forbidden, NotFound, Unprocessable } from "../../domain/Errors.js"
+import { type RecordId, ResponseId } from "../../domain/Ids.js"
+import type { ResponseBulkItem, ResponseCreate } from "../../domain/Response.js"
+import type { User } from "../../domain/User.js"
+import { now } from "../clock.js"
+import { Database } from "../database/Database.js"
+import { DatasetsRepo } from "../datasets/DatasetsRepo.js"
+import { orNotFound } from "../found.js"
+import { Policy } from "../Policy.js"
+import { AnswersRepo } from "./AnswersRepo.js"
+import { DatasetSchemas } from "./DatasetSchemas.js"
+import { Records } from "./Records.js"
+import { RecordsRepo } from "./RecordsRepo.js"
+import type { RecordRow, ResponseRow } from "./rows.js"
+import { validateResponseValues } from "./validation/responses.js"
+
+/**
+ * A user's answer to a record (reference §1.13). Every change recomputes the record's status inside the same
+ * transaction, with the record row locked (PostgreSQL), so concurrent annotators never leave a wrong status.
+ */
+export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {
+  effect: Effect.gen(function*() {
+    const records = yield* Records
+    const recordsRepo = yield* RecordsRepo
+    const answers = yield* AnswersRepo
+    const datasetsRepo = yield* DatasetsRepo
+    const schemas = yield* DatasetSchemas
+    const policy = yield* Policy
+    const db = yield* Database
+
+    const check = (record: RecordRow, body: ResponseCreate) =>
+      Effect.gen(function*() {
+        const dataset = yield* datasetsRepo.findById(record.dataset_id).pipe(orNotFound("Dataset", record.dataset_id))
+        const { context } = yield* schemas.load(dataset)
+        yield* Either.mapLeft(
+          validateResponseValues(context, body.status, body.values ?? null, record.fields),
+          (detail) => new Unprocessable({ detail })
+        )
+        return dataset
+      })
+
+    /** Writes `row` (via `save`) and refreshes the record's status and the dataset's activity, atomically. */
+    const persist = <E>(record: RecordRow, minSubmitted: number, save: Effect.Effect<ResponseRow, E>) =>
+      db.transaction(Effect.gen(function*() {
+        yield* recordsRepo.findForUpdate(record.id)
+        const saved = yield* save
+        yield* recordsRepo.recompute([record.id], minSubmitted)
+        yield* answers.touchDatasetUsers(record.dataset_id, [saved.user_id], saved.updated_at)
+        yield* datasetsRepo.touchActivity(record.dataset_id, saved.updated_at)
+        return saved
+      }))
+
+    const create = Effect.fn("Responses.create")(function*(actor: User, recordId: RecordId, body: ResponseCreate) {
+      const { dataset, record } = yield* records.access(actor, recordId, "records.read").pipe(
+        Effect.tap(({ dataset }) => policy.require(actor, "responses.create", dataset.workspace_id))
+      )
+      yield* check(record, body)
+      const at = yield* now
+      const row: ResponseRow = {
+        id: ResponseId.make(crypto.randomUUID()),
+        record_id: record.id,
+        user_id: actor.id,
+        values: body.values ?? null,
+        status: body.status,
+        inserted_at: at,
+        updated_at: at
+      }
+      return yield* persist(record, dataset.distribution.min_submitted, Effect.flatMap(answers.insertResponse(row), Option.match({
+        onSome: Effect.succeed,
+        onNone: () =>
+          Effect.fail(new Conflict({
+            detail: `Response already exists for record with id \`${record.id}\` and by user with id \`${actor.id}\``
+          }))
+      })))
+    })
+
+    /** The response and its record, once the caller may change it: its author, an owner, or a member admin. */
+    const own = (actor: User, id: ResponseId) =>
+      Effect.gen(function*() {
+        const response = yield* answers.response(id).pipe(orNotFound("Response", id))
+        const record = yield* recordsRepo.findById(response.record_id).pipe(orNotFound("Record", response.record_id))
+        const dataset = yield* datasetsRepo.findById(record.dataset_id).pipe(orNotFound("Dataset", record.dataset_id))
+        // Authors may always change their own response; others need to be an owner or an admin of the workspace.
+        if (response.user_id !== actor.id) yield* policy.require(actor, "responses.manageOthers", dataset.workspace_id)
+        return { response, record, dataset }
+      })
+
+    const update = Effect.fn("Responses.update")(function*(actor: User, id: ResponseId, body: ResponseCreate) {
+      const { dataset, record, response } = yield* own(actor, id)
+      yield* check(record, body)
+      const next: ResponseRow = { ...response, values: body.values ?? null, status: body.status, updated_at: yield* now }
+      return yield* persist(record, dataset.distribution.min_submitted, Effect.flatMap(answers.replaceResponse(next), Option.match({
+        onSome: Effect.succeed,
+        onNone: () => Effect.fail(NotFound.byId("Response", id))
+      })))
+    })
+
+    const remove = Effect.fn("Responses.delete")(function*(actor: User, id: ResponseId) {
+      const { dataset, record, response } = yield* own(actor, id)
+      yield* persist(record, dataset.distribution.min_submitted, Effect.as(answers.deleteResponse(id), { ...response, updated_at: yield* now }))
+      return response
+    })
+
+    /** One upsert of the caller's own response; the failure of one item never touches the others. */
+    const upsertOwn = (actor: User, item: ResponseBulkItem) =>
+      Effect.gen(function*() {
+        const { dataset, record } = yield* records.access(actor, item.record_id, "records.read").pipe(
+          Effect.tap(({ dataset }) => policy.require(actor, "responses.create", dataset.workspace_id))
+        )
+        yield* check(record, item)
+        const at = yield* now
+        const existing = (yield* answers.responsesOfUser([record.id], actor.id))[0]
+        const row: ResponseRow = {
+          id: existing?.id ?? ResponseId.make(crypto.randomUUID()),
+          record_id: record.id,
+          user_id: actor.id,
+          values: item.values ?? null,
+          status: item.status,
+          inserted_at: existing?.inserted_at ?? at,
+          updated_at: at
+        }
+        return yield* persist(
+          record,
+          dataset.distribution.min_submitted,
+          Effect.map(answers.upsertResponses([row]), (rows) => rows[0] ?? row)
+        )
+      })
+
+    const describe = (error: NotFound | Forbidden | Unprocessable | Conflict) =>
+      error._tag === "Forbidden"
+        ? `argilla.api.errors::ForbiddenOperationError(detail=${error.detail})`
+        : error.detail
+
+    const bulk = Effect.fn("Responses.bulk")(function*(actor: User, items: ReadonlyArray<ResponseBulkItem>) {
+      const results = []
+      for (const item of items) {
+        results.push(
+          yield* upsertOwn(actor, item).pipe(
+            Effect.match({
+              onSuccess: (response) => ({ item: response, error: null }),
+              onFailure: (error) => ({ item: null, error: { detail: describe(error) } })
+            })
+          )
+        )
+      }
+      return { items: results }
+    })
+
+    return { create, update, delete: remove, bulk } as const
+  }),
+  dependencies: [
+    Records.Default,
+    RecordsRepo.Default,
+    AnswersRepo.Default,
+    DatasetsRepo.Default,
+    DatasetSchemas.Default,
+    Policy.Default,
+    Database.Default
+  ]
+}) {}

@@ -1,0 +1,119 @@
+import { Effect, Either, Option } from "effect"
+import { Conflict, Unprocessable } from "../../../domain/Errors.js"
+import type { DatasetId, RecordId } from "../../../domain/Ids.js"
+import type { RecordUpsert } from "../../../domain/Record.js"
+import type { User } from "../../../domain/User.js"
+import { now } from "../../clock.js"
+import { Database } from "../../database/Database.js"
+import { isUniqueViolation } from "../../database/errors.js"
+import { Datasets } from "../../datasets/Datasets.js"
+import { DatasetsRepo } from "../../datasets/DatasetsRepo.js"
+import { UsersRepo } from "../../users/UsersRepo.js"
+import { AnswersRepo } from "../AnswersRepo.js"
+import { DatasetSchemas } from "../DatasetSchemas.js"
+import { INCLUDE_EVERYTHING } from "../include.js"
+import { RecordsRepo } from "../RecordsRepo.js"
+import type { RecordRow } from "../rows.js"
+import { RecordViews } from "../views.js"
+import { type Plan, plan } from "./plan.js"
+
+const nonNull = <A>(values: ReadonlyArray<A | null | undefined>): Array<A> =>
+  values.filter((value): value is A => value !== null && value !== undefined)
+
+/** Bulk create and bulk upsert of records (reference §1.11): all of a payload is written, or none of it. */
+export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
+  effect: Effect.gen(function*() {
+    const datasets = yield* Datasets
+    const datasetsRepo = yield* DatasetsRepo
+    const schemas = yield* DatasetSchemas
+    const records = yield* RecordsRepo
+    const answers = yield* AnswersRepo
+    const users = yield* UsersRepo
+    const views = yield* RecordViews
+    const db = yield* Database
+
+    const write = (datasetId: DatasetId, minSubmitted: number, planned: Plan, at: Date) =>
+      db.transaction(Effect.gen(function*() {
+        yield* records.insertMany(planned.inserts)
+        for (const row of planned.updates) yield* records.replace(row)
+        yield* answers.upsertResponses(planned.responses)
+        yield* answers.upsertSuggestions(planned.suggestions)
+        yield* answers.upsertVectors(planned.vectors)
+        yield* records.recompute(planned.recompute, minSubmitted)
+        if (planned.respondents.length > 0) {
+          yield* answers.touchDatasetUsers(datasetId, planned.respondents, at)
+          yield* datasetsRepo.touchActivity(datasetId, at)
+        }
+      })).pipe(
+        // Two payloads racing to create the same external id: the loser is told instead of getting a 500.
+        Effect.catchSomeDefect((defect) =>
+          isUniqueViolation(defect)
+            ? Option.some(Effect.fail(new Conflict({ detail: "Records with the same external ids were being written at the same time; try again" })))
+            : Option.none()
+        )
+      )
+
+    const ingest = Effect.fn("Records.ingest")(
+      function*(actor: User, datasetId: DatasetId, items: ReadonlyArray<RecordUpsert>, mode: "create" | "upsert") {
+        const dataset = yield* datasets.access(actor, datasetId, "records.write")
+        if (dataset.status !== "ready") {
+          return yield* new Unprocessable({
+            detail: mode === "create"
+              ? "records cannot be created for a non published dataset"
+              : "records cannot be created or updated for a non published dataset"
+          })
+        }
+        const { context, vectorSettings } = yield* schemas.load(dataset)
+        const externalIds = nonNull(items.map((item) => item.external_id))
+        const ids = nonNull(items.map((item) => item.id))
+        const [byExternal, byId, owners, known] = yield* Effect.all([
+          records.findByExternalIds(datasetId, externalIds),
+          records.findByIds(datasetId, ids),
+          records.owners(ids),
+          users.existingIds(nonNull(items.flatMap((item) => (item.responses ?? []).map((r) => r.user_id))))
+        ])
+        const at = yield* now
+        const planned = plan({
+          mode,
+          items,
+          context,
+          minSubmitted: dataset.distribution.min_submitted,
+          vectorIds: new Map(vectorSettings.map((settings) => [settings.name, settings.id])),
+          known: {
+            byExternalId: new Map(byExternal.flatMap((row) => row.external_id === null ? [] : [[row.external_id, row]])),
+            byId: new Map(byId.map((row) => [row.id, row])),
+            elsewhere: new Set(owners.filter((owner) => owner.dataset_id !== datasetId).map((owner) => owner.id)),
+            users: known
+          },
+          now: at,
+          newId: () => crypto.randomUUID()
+        })
+        if (Either.isLeft(planned)) return yield* new Unprocessable({ detail: planned.left })
+        yield* write(datasetId, dataset.distribution.min_submitted, planned.right, at)
+
+        const stored = new Map<string, RecordRow>((yield* records.findByIds(datasetId, planned.right.order)).map((r) => [r.id, r]))
+        const rows = planned.right.order.flatMap((id) => {
+          const row = stored.get(id)
+          return row === undefined ? [] : [row]
+        })
+        const updatedIds: ReadonlyArray<RecordId> = planned.right.updates.map((row) => row.id)
+        return { items: yield* views.show(rows, INCLUDE_EVERYTHING), updated_item_ids: updatedIds }
+      }
+    )
+
+    return {
+      create: (actor: User, datasetId: DatasetId, items: ReadonlyArray<RecordUpsert>) =>
+        Effect.map(ingest(actor, datasetId, items, "create"), ({ items }) => ({ items })),
+      upsert: (actor: User, datasetId: DatasetId, items: ReadonlyArray<RecordUpsert>) => ingest(actor, datasetId, items, "upsert")
+    } as const
+  }),
+  dependencies: [
+    Datasets.Default,
+    DatasetsRepo.Default,
+    DatasetSchemas.Default,
+    RecordsRepo.Default,
+    AnswersRepo.Default,
+    UsersRepo.Default,
+    RecordViews.Default
+  ]
+}) {}

@@ -1,0 +1,211 @@
+import { describe, expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import type { Dataset } from "../../src/domain/Dataset.js"
+import { dialects } from "../support/databases.js"
+import { datasetPath, draftDataset, send } from "../support/datasets.js"
+import { userWith, workspace } from "../support/fixtures.js"
+import { ownerClient, TestServerLive } from "../support/server.js"
+
+type Json = Record<string, unknown>
+const body = (response: { readonly body: unknown }) => response.body as Json
+const items = (response: { readonly body: unknown }) => (response.body as { items: Array<Json> }).items
+
+/** A published dataset: text field `text` (required), chat field `chat`, label question `label` (required),
+ * rating question `stars`, span question `spans` on `text`, terms metadata `source`, integer `n`, vector `emb` (3). */
+const richDataset = (w?: Parameters<typeof draftDataset>[0]) =>
+  Effect.gen(function*() {
+    const dataset = yield* draftDataset(w)
+    const post = (kind: string, payload: unknown) => send("POST", datasetPath(dataset, `/${kind}`), payload)
+    yield* post("fields", { name: "text", title: "Text", required: true, settings: { type: "text" } })
+    yield* post("fields", { name: "chat", title: "Chat", settings: { type: "chat" } })
+    const label = yield* post("questions", {
+      name: "label",
+      title: "Label",
+      required: true,
+      settings: { type: "label_selection", options: [{ value: "yes", text: "Yes" }, { value: "no", text: "No" }] }
+    })
+    yield* post("questions", { name: "stars", title: "Stars", settings: { type: "rating", options: [{ value: 1 }, { value: 2 }, { value: 3 }] } })
+    yield* post("questions", { name: "spans", title: "Spans", settings: { type: "span", field: "text", options: [{ value: "ORG", text: "Org" }] } })
+    yield* post("metadata-properties", { name: "source", title: "Source", settings: { type: "terms", values: ["web", "book"] } })
+    yield* post("metadata-properties", { name: "n", title: "N", settings: { type: "integer", min: 0, max: 10 } })
+    yield* post("vectors-settings", { name: "emb", title: "Embedding", dimensions: 3 })
+    yield* send("PUT", datasetPath(dataset, "/publish"))
+    return { dataset, labelId: body(label).id as string }
+  })
+
+const bulk = (dataset: Dataset, method: "POST" | "PUT", records: Array<unknown>) =>
+  send(method, datasetPath(dataset, "/records/bulk"), { items: records })
+
+for (const dialect of dialects) {
+  describe(dialect, () => {
+    layer(TestServerLive(dialect), { excludeTestServices: true, timeout: 60_000 })("records", (it) => {
+      it.effect("bulk create (201) stores fields, metadata, responses, suggestions and vectors, and returns them", () =>
+        Effect.gen(function*() {
+          const { dataset, labelId } = yield* richDataset()
+          const me = yield* (yield* ownerClient).me.me()
+          const created = yield* bulk(dataset, "POST", [
+            {
+              external_id: "r1",
+              fields: { text: "Acme hires", chat: [{ role: "user", content: "hi" }] },
+              metadata: { source: "web", n: 3, extra: true },
+              responses: [{ user_id: me.id, status: "submitted", values: { label: { value: "yes" } } }],
+              suggestions: [{ question_id: labelId, value: "no", score: 0.7, agent: "model-v1", type: "model" }],
+              vectors: { emb: [0.1, 0.2, 0.3] }
+            },
+            { fields: { text: "Plain" }, suggestions: [{ question_name: "spans", value: [{ label: "ORG", start: 0, end: 5 }], score: [0.9] }] }
+          ])
+          expect(created.status).toBe(201)
+          const [first, second] = items(created)
+          expect(first).toMatchObject({
+            external_id: "r1",
+            status: "completed",
+            fields: { text: "Acme hires", chat: [{ role: "user", content: "hi" }] },
+            metadata: { source: "web", n: 3, extra: true },
+            vectors: { emb: [0.1, 0.2, 0.3] },
+            dataset_id: dataset.id
+          })
+          expect(first?.responses).toMatchObject([{ user_id: me.id, status: "submitted", values: { label: { value: "yes" } } }])
+          expect(first?.suggestions).toMatchObject([{ question_id: labelId, value: "no", score: 0.7, agent: "model-v1", type: "model" }])
+          expect(second).toMatchObject({ status: "pending", external_id: null, metadata: null, responses: [], vectors: {} })
+          expect((second?.suggestions as Array<Json>)[0]).toMatchObject({ value: [{ label: "ORG", start: 0, end: 5 }], score: [0.9] })
+          expect(created.body).not.toHaveProperty("updated_item_ids")
+        }))
+
+      it.effect("one invalid record fails the whole payload with 422 naming its position, and nothing is written", () =>
+        Effect.gen(function*() {
+          const { dataset } = yield* richDataset()
+          const cases: ReadonlyArray<[unknown, RegExp]> = [
+            [{ fields: { text: "ok", nope: "x" } }, /Record at position 1 is not valid because .*nope/],
+            [{ fields: { chat: [{ role: "user", content: "x" }] } }, /position 1 .*text/],
+            [{ fields: { text: 42 } }, /position 1 .*text/],
+            [{ fields: { text: "ok" }, metadata: { source: "radio" } }, /position 1 .*radio/],
+            [{ fields: { text: "ok" }, metadata: { n: 11 } }, /position 1 .*n/],
+            [{ fields: { text: "ok" }, vectors: { emb: [1, 2] } }, /position 1 .*emb/],
+            [{ fields: { text: "ok" }, vectors: { other: [1, 2, 3] } }, /position 1 .*other/],
+            [{ fields: { text: "ok" }, suggestions: [{ question_name: "label", value: "maybe" }] }, /position 1 .*maybe/],
+            [{ fields: { text: "ok" }, suggestions: [{ question_name: "stars", value: 2, score: 1.5 }] }, /position 1 .*score/],
+            [{ fields: { text: "ok" }, suggestions: [{ question_name: "nope", value: 1 }] }, /position 1 .*nope/],
+            [{ fields: { text: "Acme" }, suggestions: [{ question_name: "spans", value: [{ label: "ORG", start: 2, end: 9 }] }] }, /position 1/],
+            [{ fields: { text: "ok" }, responses: [{ user_id: "00000000-0000-4000-8000-000000000009", status: "submitted", values: { label: { value: "yes" } } }] }, /position 1 .*not found/]
+          ]
+          for (const [record, message] of cases) {
+            const response = yield* bulk(dataset, "POST", [{ fields: { text: "fine" } }, record])
+            expect({ record, status: response.status }).toEqual({ record, status: 422 })
+            expect((response.body as { detail: string }).detail).toMatch(message)
+          }
+          const list = yield* send("GET", datasetPath(dataset, "/records"))
+          expect(body(list).total).toBe(0)
+        }))
+
+      it.effect("external ids are unique within a payload and a dataset; bulk limits are 1–500; drafts take no records", () =>
+        Effect.gen(function*() {
+          const { dataset } = yield* richDataset()
+          const twice = yield* bulk(dataset, "POST", [{ external_id: "a", fields: { text: "1" } }, { external_id: "a", fields: { text: "2" } }])
+          expect(twice.body).toEqual({ detail: "External IDs must be unique" })
+          expect((yield* bulk(dataset, "POST", [{ external_id: "a", fields: { text: "1" } }])).status).toBe(201)
+          const again = yield* bulk(dataset, "POST", [{ external_id: "a", fields: { text: "1" } }])
+          expect(again.body).toEqual({ detail: "found records with same external ids: a" })
+          expect((yield* bulk(dataset, "POST", [])).status).toBe(422)
+          const many = Array.from({ length: 501 }, (_, i) => ({ fields: { text: `t${i}` } }))
+          expect((yield* bulk(dataset, "POST", many)).status).toBe(422)
+          expect((yield* bulk(dataset, "PUT", many.slice(0, 500))).status).toBe(200)
+          const draft = yield* draftDataset()
+          expect((yield* bulk(draft, "POST", [{ fields: { text: "x" } }])).body).toEqual({
+            detail: "records cannot be created for a non published dataset"
+          })
+          expect((yield* bulk(draft, "PUT", [{ fields: { text: "x" } }])).body).toEqual({
+            detail: "records cannot be created or updated for a non published dataset"
+          })
+        }))
+
+      it.effect("bulk upsert matches by external id, then id; keeps stored fields; replaces metadata only when sent", () =>
+        Effect.gen(function*() {
+          const { dataset } = yield* richDataset()
+          const first = items(yield* bulk(dataset, "PUT", [
+            { external_id: "e1", fields: { text: "one" }, metadata: { source: "web" } },
+            { fields: { text: "two" }, metadata: { n: 1 } }
+          ]))
+          const secondId = first[1]?.id as string
+          const upserted = yield* bulk(dataset, "PUT", [
+            { external_id: "e1", fields: { text: "changed?" } },
+            { id: secondId, metadata: { n: 2 }, vectors: { emb: [1, 0, 0] } },
+            { external_id: "e3", fields: { text: "three" } }
+          ])
+          expect(upserted.status).toBe(200)
+          const [one, two, three] = items(upserted)
+          expect(one).toMatchObject({ id: first[0]?.id, fields: { text: "one" }, metadata: { source: "web" } })
+          expect(two).toMatchObject({ id: secondId, fields: { text: "two" }, metadata: { n: 2 }, vectors: { emb: [1, 0, 0] } })
+          expect(three).toMatchObject({ external_id: "e3" })
+          expect(body(upserted).updated_item_ids).toEqual([first[0]?.id, secondId])
+          const created = yield* bulk(dataset, "PUT", [{ external_id: "needs-fields" }])
+          expect((created.body as { detail: string }).detail).toMatch(/position 0/)
+        }))
+
+      it.effect("list: insertion order, offset, limit (≤ 1000), total, and the include grammar", () =>
+        Effect.gen(function*() {
+          const { dataset } = yield* richDataset()
+          yield* bulk(dataset, "POST", Array.from({ length: 7 }, (_, i) => ({ external_id: `x${i}`, fields: { text: `t${i}` }, vectors: { emb: [i, 0, 1] } })))
+          const page = yield* send("GET", datasetPath(dataset, "/records?offset=2&limit=3"))
+          expect(body(page).total).toBe(7)
+          expect(items(page).map((r) => r.external_id)).toEqual(["x2", "x3", "x4"])
+          expect(items(page)[0]).not.toHaveProperty("responses")
+          expect(items(page)[0]).not.toHaveProperty("vectors")
+          const full = yield* send("GET", datasetPath(dataset, "/records?limit=1&include=responses,suggestions&include=vectors:emb"))
+          expect(items(full)[0]).toMatchObject({ responses: [], suggestions: [], vectors: { emb: [0, 0, 1] } })
+          const all = yield* send("GET", datasetPath(dataset, "/records?limit=1&include=vectors"))
+          expect(items(all)[0]).toHaveProperty("vectors")
+          for (const bad of ["include=vectors&include=vectors:emb", "include=colours", "include=responses:x", "limit=1001", "limit=0", "offset=-1"]) {
+            expect({ bad, status: (yield* send("GET", datasetPath(dataset, `/records?${bad}`))).status }).toEqual({ bad, status: 422 })
+          }
+          const grammar = yield* send("GET", datasetPath(dataset, "/records?include=colours"))
+          expect(grammar.body).toEqual({
+            detail: "'include' query parameter must be of the form 'key1,key2,key3' or 'key:value1,value2,value3'"
+          })
+        }))
+
+      it.effect("GET, PATCH and DELETE one record; who may do what", () =>
+        Effect.gen(function*() {
+          const w = yield* workspace()
+          const { dataset } = yield* richDataset(w)
+          const annotator = yield* userWith("annotator", [w])
+          const outsider = yield* userWith("admin")
+          const [record] = items(yield* bulk(dataset, "POST", [{ fields: { text: "Acme" }, metadata: { source: "web" }, suggestions: [{ question_name: "label", value: "yes" }] }]))
+          const path = `/api/v1/records/${record?.id}`
+          const read = yield* send("GET", path, undefined, annotator.user.api_key)
+          expect(read.status).toBe(200)
+          expect(body(read)).toMatchObject({ responses: [], vectors: {} })
+          expect((body(read).suggestions as Array<unknown>).length).toBe(1)
+          expect((yield* send("GET", path, undefined, outsider.user.api_key)).status).toBe(403)
+          expect((yield* send("PATCH", path, { metadata: { n: 1 } }, annotator.user.api_key)).status).toBe(403)
+          const patched = yield* send("PATCH", path, { metadata: { n: 4 }, suggestions: [{ question_name: "stars", value: 3 }], vectors: { emb: [0, 1, 0] } })
+          expect(patched.status).toBe(200)
+          expect(body(patched)).toMatchObject({ metadata: { n: 4 }, vectors: { emb: [0, 1, 0] } })
+          expect((body(patched).suggestions as Array<Json>).map((s) => s.value)).toEqual([3])
+          expect((yield* send("PATCH", path, { metadata: { n: 99 } })).status).toBe(422)
+          const deleted = yield* send("DELETE", path)
+          expect(deleted.status).toBe(200)
+          expect(body(deleted)).not.toHaveProperty("responses")
+          expect((yield* send("GET", path)).status).toBe(404)
+        }))
+
+      it.effect("DELETE /datasets/{id}/records?ids=: 1–100 UUIDs, 204, other datasets' ids ignored", () =>
+        Effect.gen(function*() {
+          const { dataset } = yield* richDataset()
+          const { dataset: other } = yield* richDataset()
+          const mine = items(yield* bulk(dataset, "POST", [{ fields: { text: "a" } }, { fields: { text: "b" } }]))
+          const theirs = items(yield* bulk(other, "POST", [{ fields: { text: "c" } }]))
+          const del = (query: string) => send("DELETE", datasetPath(dataset, `/records${query}`))
+          expect((yield* del("")).body).toEqual({ detail: "No record IDs provided" })
+          expect((yield* del("?ids=")).body).toEqual({ detail: "No record IDs provided" })
+          expect((yield* del("?ids=nope")).body).toEqual({ detail: "Invalid UUID format" })
+          const tooMany = Array.from({ length: 101 }, () => crypto.randomUUID()).join(",")
+          expect((yield* del(`?ids=${tooMany}`)).body).toEqual({ detail: "Cannot delete more than 100 records at once" })
+          const done = yield* del(`?ids=${mine[0]?.id},${theirs[0]?.id}`)
+          expect(done.status).toBe(204)
+          expect(done.text).toBe("")
+          expect(body(yield* send("GET", datasetPath(dataset, "/records"))).total).toBe(1)
+          expect(body(yield* send("GET", datasetPath(other, "/records"))).total).toBe(1)
+        }))
+    })
+  })
+}
