@@ -3,10 +3,12 @@
  * not tests: nothing here fails on a slow figure; `meetsTarget` says how a figure compares with its target.
  */
 import * as os from "node:os"
+import { ingestSuite } from "./suites/ingest.js"
 import { meSuite } from "./suites/me.js"
 
 const suites: Record<string, () => Promise<unknown>> = {
-  me: meSuite
+  me: meSuite,
+  ingest: ingestSuite
 }
 
 const selected = process.argv.slice(2).filter((name) => name !== "--")

@@ -15,7 +15,7 @@ export interface Running {
 }
 
 /** Reads /proc for the RSS of a process (Linux), in bytes. */
-const rssOf = (pid: number): number => {
+const ownRss = (pid: number): number => {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, "utf8")
     const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1]
@@ -24,6 +24,19 @@ const rssOf = (pid: number): number => {
     return 0
   }
 }
+
+const childrenOf = (pid: number): Array<number> => {
+  try {
+    return fs.readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter((s) => s !== "").map(Number)
+    )
+  } catch {
+    return []
+  }
+}
+
+/** RSS of the largest process in the tree: tsx runs the server in a child node process. */
+const rssOf = (pid: number): number => Math.max(ownRss(pid), ...childrenOf(pid).map(rssOf))
 
 /**
  * Starts `script` (run by tsx) in its own process and waits until it prints a line matching `ready`, whose first
@@ -36,7 +49,9 @@ export const startProcess = (
   ready = /Listening on http:\/\/[^:]+:(\d+)/
 ): Promise<Running> =>
   new Promise((resolve, reject) => {
-    const child = spawn(TSX, [script, ...args], { cwd: ROOT, env: { ...process.env, ...env } })
+    // Bundled JavaScript runs on plain node; TypeScript sources through tsx.
+    const command = script.endsWith(".mjs") ? [process.execPath, script] : [TSX, script]
+    const child = spawn(command[0] ?? TSX, [...command.slice(1), ...args], { cwd: ROOT, env: { ...process.env, ...env } })
     let output = ""
     let peak = 0
     const sampler = setInterval(() => (peak = Math.max(peak, rssOf(child.pid ?? 0))), 100)
@@ -68,9 +83,9 @@ export const startProcess = (
 
 export const tempHome = () => fs.mkdtempSync(path.join(os.tmpdir(), "gloss-bench-"))
 
-/** Gloss itself, as `npm start` runs it, with an owner whose API key the benchmark uses. */
+/** Gloss itself as `npm start` runs it (the bundle `npm run bench` builds first), with an owner for the benchmark. */
 export const startGloss = (env: Record<string, string> = {}) =>
-  startProcess(path.join(ROOT, "src/bin/gloss.ts"), ["server"], {
+  startProcess(path.join(ROOT, "dist/gloss.mjs"), ["server"], {
     GLOSS_HOME_PATH: tempHome(),
     GLOSS_PORT: "0",
     GLOSS_HOST: "127.0.0.1",

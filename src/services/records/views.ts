@@ -6,7 +6,7 @@ import type { Response } from "../../domain/Response.js"
 import type { Suggestion } from "../../domain/Suggestion.js"
 import { AnswersRepo } from "./AnswersRepo.js"
 import type { Include } from "./include.js"
-import type { RecordRow, ResponseRow, SuggestionRow } from "./rows.js"
+import type { NamedVectorRow, RecordRow, ResponseRow, SuggestionRow } from "./rows.js"
 
 export const toResponse = (row: ResponseRow): Response => row
 
@@ -22,6 +22,41 @@ const groupBy = <A extends { readonly record_id: string }>(rows: ReadonlyArray<A
   return groups
 }
 
+/** What hangs off the records being shown, when asked for. */
+export interface Related {
+  readonly responses?: ReadonlyArray<ResponseRow> | undefined
+  readonly suggestions?: ReadonlyArray<SuggestionRow> | undefined
+  readonly vectors?: ReadonlyArray<NamedVectorRow> | undefined
+}
+
+/** Records as the API shows them, from rows and what hangs off them; keys not asked for are left out. */
+export const assemble = (rows: ReadonlyArray<RecordRow>, include: Include, related: Related): Array<DatasetRecord> => {
+  const responses = related.responses === undefined ? undefined : groupBy(related.responses)
+  const suggestions = related.suggestions === undefined ? undefined : groupBy(related.suggestions)
+  const vectors = related.vectors === undefined ? undefined : groupBy(related.vectors)
+  const wanted = Array.isArray(include.vectors) ? new Set(include.vectors) : undefined
+  return rows.map((row): DatasetRecord => {
+    const record: { -readonly [K in keyof DatasetRecord]: DatasetRecord[K] } = {
+      id: row.id,
+      status: row.status,
+      fields: row.fields,
+      metadata: row.metadata,
+      external_id: row.external_id,
+      dataset_id: row.dataset_id,
+      inserted_at: row.inserted_at,
+      updated_at: row.updated_at
+    }
+    if (include.responses) record.responses = (responses?.get(row.id) ?? []).map(toResponse)
+    if (include.suggestions) record.suggestions = (suggestions?.get(row.id) ?? []).map(toSuggestion)
+    if (include.vectors !== "none") {
+      record.vectors = Object.fromEntries(
+        (vectors?.get(row.id) ?? []).filter((v) => wanted === undefined || wanted.has(v.name)).map((v) => [v.name, v.value])
+      )
+    }
+    return record
+  })
+}
+
 export class RecordViews extends Effect.Service<RecordViews>()("Gloss/RecordViews", {
   effect: Effect.gen(function*() {
     const answers = yield* AnswersRepo
@@ -33,31 +68,12 @@ export class RecordViews extends Effect.Service<RecordViews>()("Gloss/RecordView
     const show = (rows: ReadonlyArray<RecordRow>, include: Include, onlyUser?: UserId) =>
       Effect.gen(function*() {
         const ids = rows.map((row) => row.id)
-        const responses = include.responses
-          ? groupBy(yield* (onlyUser === undefined ? answers.responsesOf(ids) : answers.responsesOfUser(ids, onlyUser)))
-          : undefined
-        const suggestions = include.suggestions ? groupBy(yield* answers.suggestionsOf(ids)) : undefined
-        const vectors = include.vectors === "none" ? undefined : groupBy(yield* answers.vectorsOf(ids))
-        const wanted = Array.isArray(include.vectors) ? new Set(include.vectors) : undefined
-        return rows.map((row): DatasetRecord => {
-          const record: { -readonly [K in keyof DatasetRecord]: DatasetRecord[K] } = {
-            id: row.id,
-            status: row.status,
-            fields: row.fields,
-            metadata: row.metadata,
-            external_id: row.external_id,
-            dataset_id: row.dataset_id,
-            inserted_at: row.inserted_at,
-            updated_at: row.updated_at
-          }
-          if (responses !== undefined) record.responses = (responses.get(row.id) ?? []).map(toResponse)
-          if (suggestions !== undefined) record.suggestions = (suggestions.get(row.id) ?? []).map(toSuggestion)
-          if (vectors !== undefined) {
-            record.vectors = Object.fromEntries(
-              (vectors.get(row.id) ?? []).filter((v) => wanted === undefined || wanted.has(v.name)).map((v) => [v.name, v.value])
-            )
-          }
-          return record
+        return assemble(rows, include, {
+          responses: include.responses
+            ? yield* (onlyUser === undefined ? answers.responsesOf(ids) : answers.responsesOfUser(ids, onlyUser))
+            : undefined,
+          suggestions: include.suggestions ? yield* answers.suggestionsOf(ids) : undefined,
+          vectors: include.vectors === "none" ? undefined : yield* answers.vectorsOf(ids)
         })
       })
 

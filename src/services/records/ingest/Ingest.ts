@@ -1,7 +1,7 @@
 import { Effect, Either, Option } from "effect"
 import { Conflict, Unprocessable } from "../../../domain/Errors.js"
 import type { DatasetId, RecordId } from "../../../domain/Ids.js"
-import type { RecordUpsert } from "../../../domain/Record.js"
+import type { DatasetRecord, RecordUpsert } from "../../../domain/Record.js"
 import type { User } from "../../../domain/User.js"
 import { now } from "../../clock.js"
 import { Database } from "../../database/Database.js"
@@ -13,8 +13,7 @@ import { AnswersRepo } from "../AnswersRepo.js"
 import { DatasetSchemas } from "../DatasetSchemas.js"
 import { INCLUDE_EVERYTHING } from "../include.js"
 import { RecordsRepo } from "../RecordsRepo.js"
-import type { RecordRow } from "../rows.js"
-import { RecordViews } from "../views.js"
+import { assemble, RecordViews } from "../views.js"
 import { type Plan, plan } from "./plan.js"
 
 const nonNull = <A>(values: ReadonlyArray<A | null | undefined>): Array<A> =>
@@ -91,13 +90,24 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
         if (Either.isLeft(planned)) return yield* new Unprocessable({ detail: planned.left })
         yield* write(datasetId, dataset.distribution.min_submitted, planned.right, at)
 
-        const stored = new Map<string, RecordRow>((yield* records.findByIds(datasetId, planned.right.order)).map((r) => [r.id, r]))
-        const rows = planned.right.order.flatMap((id) => {
-          const row = stored.get(id)
-          return row === undefined ? [] : [row]
+        // New records are shown from what was just written; updated ones are read back (their responses,
+        // suggestions and vectors are partly older, and their status may have been recomputed).
+        const { inserts, responses, suggestions, updates, vectors } = planned.right
+        const updatedIds: ReadonlyArray<RecordId> = updates.map((row) => row.id)
+        const vectorNames = new Map(vectorSettings.map((settings) => [settings.id, settings.name]))
+        const shown = new Map<string, DatasetRecord>()
+        for (const record of assemble(inserts, INCLUDE_EVERYTHING, {
+          responses,
+          suggestions,
+          vectors: vectors.map((v) => ({ record_id: v.record_id, name: vectorNames.get(v.vector_settings_id) ?? "", value: v.value }))
+        })) shown.set(record.id, record)
+        const reread = updatedIds.length === 0 ? [] : yield* records.findByIds(datasetId, updatedIds)
+        for (const record of yield* views.show(reread, INCLUDE_EVERYTHING)) shown.set(record.id, record)
+        const result = planned.right.order.flatMap((id) => {
+          const record = shown.get(id)
+          return record === undefined ? [] : [record]
         })
-        const updatedIds: ReadonlyArray<RecordId> = planned.right.updates.map((row) => row.id)
-        return { items: yield* views.show(rows, INCLUDE_EVERYTHING), updated_item_ids: updatedIds }
+        return { items: result, updated_item_ids: updatedIds }
       }
     )
 
