@@ -3,18 +3,22 @@
 import { Command } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, Option } from "effect"
+import { deployCommand } from "../cli/DeployCommand.js"
+import { failureMessage } from "../cli/failureMessage.js"
 import { serverCommand } from "../cli/ServerCommand.js"
-import { startupFailureMessage } from "../cli/startupFailure.js"
 import { GlossConfig } from "../Config.js"
 import { LoggingLive } from "../Logging.js"
 import { VERSION } from "../version.js"
 
 const gloss = Command.make("gloss").pipe(
   Command.withDescription("Gloss: an annotation server with a REST API and a typed TypeScript client"),
-  Command.withSubcommands([serverCommand])
+  Command.withSubcommands([serverCommand, deployCommand])
 )
 
 const run = Command.run(gloss, { name: "gloss", version: VERSION })
+
+const command = process.argv[2]
+const heading = command === undefined || command === "server" ? "Gloss cannot start" : `gloss ${command} failed`
 
 // The logger is configured from the same environment as everything else; a bad GLOSS_LOG_* value is reported with
 // the rest of the configuration errors, so fall back to defaults for reading it here.
@@ -29,7 +33,7 @@ run(process.argv).pipe(
   Effect.provide(logging),
   Effect.provide(NodeContext.layer),
   Effect.tapErrorCause((cause) =>
-    Option.match(startupFailureMessage(cause), {
+    Option.match(failureMessage(cause, heading), {
       onNone: () => Effect.void,
       onSome: (message) => Console.error(message)
     })
