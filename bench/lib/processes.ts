@@ -49,8 +49,8 @@ export const startProcess = (
   ready = /Listening on http:\/\/[^:]+:(\d+)/
 ): Promise<Running> =>
   new Promise((resolve, reject) => {
-    // Bundled JavaScript runs on plain node; TypeScript sources through tsx.
-    const command = script.endsWith(".mjs") ? [process.execPath, script] : [TSX, script]
+    // `npm …` runs as is; TypeScript sources run through tsx.
+    const command = script === "npm" ? ["npm"] : [TSX, script]
     const child = spawn(command[0] ?? TSX, [...command.slice(1), ...args], { cwd: ROOT, env: { ...process.env, ...env } })
     let output = ""
     let peak = 0
@@ -83,9 +83,9 @@ export const startProcess = (
 
 export const tempHome = () => fs.mkdtempSync(path.join(os.tmpdir(), "gloss-bench-"))
 
-/** Gloss itself as `npm start` runs it (the bundle `npm run bench` builds first), with an owner for the benchmark. */
+/** Gloss exactly as `npm start` runs it (node flags included), with an owner for the benchmark. */
 export const startGloss = (env: Record<string, string> = {}) =>
-  startProcess(path.join(ROOT, "dist/gloss.mjs"), ["server"], {
+  startProcess("npm", ["start", "--silent"], {
     GLOSS_HOME_PATH: tempHome(),
     GLOSS_PORT: "0",
     GLOSS_HOST: "127.0.0.1",

@@ -1,0 +1,98 @@
+/** The search request and response of `POST …/records/search` (reference §1.12). */
+import { Schema } from "effect"
+import { RecordId } from "./Ids.js"
+import { DatasetRecord } from "./Record.js"
+
+export const RecordScope = Schema.Struct({
+  entity: Schema.Literal("record"),
+  property: Schema.Literal("id", "external_id", "inserted_at", "updated_at", "status")
+})
+export const MetadataScope = Schema.Struct({ entity: Schema.Literal("metadata"), metadata_property: Schema.String })
+export const SuggestionScope = Schema.Struct({
+  entity: Schema.Literal("suggestion"),
+  question: Schema.String,
+  property: Schema.optional(Schema.Literal("value", "agent", "score", "type"))
+})
+export const ResponseScope = Schema.Struct({
+  entity: Schema.Literal("response"),
+  question: Schema.optional(Schema.NullOr(Schema.String)),
+  property: Schema.optional(Schema.NullOr(Schema.Literal("status")))
+})
+export const Scope = Schema.Union(RecordScope, MetadataScope, SuggestionScope, ResponseScope)
+export type Scope = typeof Scope.Type
+
+const TermValue = Schema.Union(Schema.String, Schema.Number, Schema.Boolean)
+
+export const TermsFilter = Schema.Struct({
+  type: Schema.Literal("terms"),
+  scope: Scope,
+  values: Schema.Array(TermValue).pipe(Schema.minItems(1), Schema.maxItems(250))
+})
+export type TermsFilter = typeof TermsFilter.Type
+
+const Bound = Schema.Union(Schema.Number, Schema.String)
+
+export const RangeFilter = Schema.Struct({
+  type: Schema.Literal("range"),
+  scope: Scope,
+  ge: Schema.optional(Schema.NullOr(Bound)),
+  le: Schema.optional(Schema.NullOr(Bound))
+}).pipe(
+  Schema.filter((range) => {
+    if (range.ge == null && range.le == null) return "a range filter needs ge, le or both"
+    if (range.ge != null && range.le != null && range.ge > range.le) return `ge (${range.ge}) must not be greater than le (${range.le})`
+    return true
+  })
+)
+export type RangeFilter = typeof RangeFilter.Type
+
+export const Filter = Schema.Union(TermsFilter, RangeFilter)
+export type Filter = typeof Filter.Type
+
+export const Order = Schema.Struct({ scope: Scope, order: Schema.optional(Schema.Literal("asc", "desc")) })
+export type Order = typeof Order.Type
+
+export const TextQuery = Schema.Struct({ q: Schema.String, field: Schema.optional(Schema.NullOr(Schema.String)) })
+
+export const VectorQuery = Schema.Struct({
+  name: Schema.String,
+  record_id: Schema.optional(Schema.NullOr(RecordId)),
+  value: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+  order: Schema.optional(Schema.Literal("most_similar", "least_similar"))
+})
+
+export const SearchRecordsQuery = Schema.Struct({
+  query: Schema.optional(Schema.NullOr(Schema.Struct({
+    text: Schema.optional(Schema.NullOr(TextQuery)),
+    vector: Schema.optional(Schema.NullOr(VectorQuery))
+  }))),
+  // The Python SDK sends `{"type": "and", "and": [...]}`; `type` is accepted and ignored.
+  filters: Schema.optional(Schema.NullOr(Schema.Struct({
+    type: Schema.optional(Schema.Literal("and")),
+    and: Schema.Array(Filter).pipe(Schema.minItems(1), Schema.maxItems(50))
+  }))),
+  sort: Schema.optional(Schema.NullOr(Schema.Array(Order).pipe(Schema.minItems(1), Schema.maxItems(10))))
+}).annotations({ identifier: "SearchRecordsQuery" })
+export type SearchRecordsQuery = typeof SearchRecordsQuery.Type
+
+export const SearchRecordsResult = Schema.Struct({
+  items: Schema.Array(Schema.Struct({ record: DatasetRecord, query_score: Schema.NullOr(Schema.Number) })),
+  total: Schema.Int
+}).annotations({ identifier: "SearchRecordsResult" })
+
+export const MetadataMetrics = Schema.Union(
+  Schema.Struct({
+    type: Schema.Literal("terms"),
+    total: Schema.Int,
+    values: Schema.Array(Schema.Struct({ term: Schema.Unknown, count: Schema.Int }))
+  }),
+  Schema.Struct({ type: Schema.Literal("integer", "float"), min: Schema.NullOr(Schema.Number), max: Schema.NullOr(Schema.Number) })
+).annotations({ identifier: "MetadataMetrics" })
+export type MetadataMetrics = typeof MetadataMetrics.Type
+
+export const SuggestionsOptions = Schema.Struct({
+  items: Schema.Array(Schema.Struct({
+    question: Schema.Struct({ id: Schema.String, name: Schema.String }),
+    agents: Schema.Array(Schema.String)
+  }))
+}).annotations({ identifier: "SuggestionsOptions" })
