@@ -10,6 +10,9 @@ import { GlossConfig } from "./Config.js"
 import { HttpLive } from "./http/Server.js"
 import { ensureOwner } from "./services/Bootstrap.js"
 import { Database, SqlLive } from "./services/database/Database.js"
+import { ServerJobWorkersLive } from "./services/jobs/JobWorkers.js"
+import { SearchEngineLive } from "./services/search/SearchEngineLive.js"
+import { SearchIndex } from "./services/search/SearchIndex.js"
 import { runMigrations } from "./services/database/migrations.js"
 import { Users } from "./services/users/Users.js"
 import { Workspaces } from "./services/workspaces/Workspaces.js"
@@ -20,12 +23,17 @@ export const PrepareLive = Layer.effectDiscard(
     const applied = yield* runMigrations
     if (applied.length > 0) yield* Effect.logInfo(`Applied ${applied.length} database migration(s)`)
     yield* ensureOwner
+    if ((yield* GlossConfig).container.reindexDatasets) {
+      const counts = yield* (yield* SearchIndex).reindex()
+      yield* Effect.logInfo(`REINDEX_DATASETS: rebuilt the search index of ${counts.length} dataset(s)`)
+    }
   })
-).pipe(Layer.provide([Users.Default, Workspaces.Default]))
+).pipe(Layer.provide([Users.Default, Workspaces.Default, SearchIndex.Default]))
 
 /** Everything but the socket: tests provide their own `HttpServer` on a random port. */
-export const ServerLive = HttpLive.pipe(
+export const ServerLive = Layer.merge(HttpLive, ServerJobWorkersLive).pipe(
   Layer.provide(PrepareLive),
+  Layer.provide(SearchEngineLive),
   Layer.provide(Database.Default),
   Layer.provideMerge(SqlLive)
 )

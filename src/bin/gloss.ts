@@ -6,13 +6,14 @@ import { Console, Effect, Layer, Option } from "effect"
 import { deployCommand } from "../cli/DeployCommand.js"
 import { failureMessage } from "../cli/failureMessage.js"
 import { serverCommand } from "../cli/ServerCommand.js"
+import { workerCommand } from "../cli/WorkerCommand.js"
 import { GlossConfig } from "../Config.js"
 import { LoggingLive } from "../Logging.js"
 import { VERSION } from "../version.js"
 
 const gloss = Command.make("gloss").pipe(
   Command.withDescription("Gloss: an annotation server with a REST API and a typed TypeScript client"),
-  Command.withSubcommands([serverCommand, deployCommand])
+  Command.withSubcommands([serverCommand, workerCommand, deployCommand])
 )
 
 const run = Command.run(gloss, { name: "gloss", version: VERSION })

@@ -147,3 +147,17 @@ export class InternalServerError extends Schema.TaggedError<InternalServerError>
 interface GenericBody {
   readonly detail: { readonly code: string; readonly params: { readonly type: string; readonly message: string } }
 }
+
+/** A vector search by record whose record has no vector of that name: `{"code": "missing_vector", …}` (§8.3). */
+export class MissingVector extends Schema.TaggedError<MissingVector>()("MissingVector", { message: Schema.String }) {
+  static readonly http: Schema.Schema<MissingVector, { readonly code: "missing_vector"; readonly message: string }> = Schema
+    .transform(
+      Schema.Struct({ code: Schema.Literal("missing_vector"), message: Schema.String }),
+      Schema.instanceOf(MissingVector),
+      {
+        strict: true,
+        decode: ({ message }) => new MissingVector({ message }),
+        encode: (error) => ({ code: "missing_vector" as const, message: error.message })
+      }
+    ).annotations(HttpApiSchema.annotations({ status: 422 }))
+}

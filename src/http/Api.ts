@@ -8,10 +8,12 @@ import { AuthGroup } from "./groups/Auth.js"
 import { DatasetsGroup } from "./groups/Datasets.js"
 import { FieldsGroup, MetadataPropertiesGroup, QuestionsGroup, VectorSettingsGroup } from "./groups/DatasetSettings.js"
 import { InfoGroup } from "./groups/Info.js"
+import { JobsGroup } from "./groups/Jobs.js"
 import { MeGroup } from "./groups/Me.js"
 import { ProgressGroup } from "./groups/Progress.js"
 import { RecordsGroup } from "./groups/Records.js"
 import { ResponsesGroup } from "./groups/Responses.js"
+import { SearchGroup } from "./groups/Search.js"
 import { SuggestionsGroup } from "./groups/Suggestions.js"
 import { UsersGroup } from "./groups/Users.js"
 import { WorkspacesGroup } from "./groups/Workspaces.js"
@@ -21,6 +23,7 @@ export class Api extends HttpApi.make("gloss")
   .add(AuthGroup)
   .add(MeGroup)
   .add(UsersGroup)
+  .add(JobsGroup)
   .add(WorkspacesGroup)
   .add(DatasetsGroup)
   .add(FieldsGroup)
@@ -31,6 +34,7 @@ export class Api extends HttpApi.make("gloss")
   .add(ResponsesGroup)
   .add(SuggestionsGroup)
   .add(ProgressGroup)
+  .add(SearchGroup)
   // Failures any endpoint can answer with: a request that does not match its schema, a body over the size limit,
   // a database that stayed locked past its timeout, and the unexpected.
   .addError(ValidationError.http)

@@ -20,10 +20,12 @@ import { AuthLive } from "./handlers/Auth.js"
 import { DatasetsLive } from "./handlers/Datasets.js"
 import { FieldsLive, MetadataPropertiesLive, QuestionsLive, VectorSettingsLive } from "./handlers/DatasetSettings.js"
 import { InfoLive } from "./handlers/Info.js"
+import { JobsLive } from "./handlers/Jobs.js"
 import { MeLive } from "./handlers/Me.js"
 import { ProgressLive } from "./handlers/Progress.js"
 import { RecordsLive } from "./handlers/Records.js"
 import { ResponsesLive } from "./handlers/Responses.js"
+import { SearchLive } from "./handlers/Search.js"
 import { SuggestionsLive } from "./handlers/Suggestions.js"
 import { UsersLive } from "./handlers/Users.js"
 import { WorkspacesLive } from "./handlers/Workspaces.js"
@@ -37,6 +39,7 @@ const GroupsLive = Layer.mergeAll(
   AuthLive,
   MeLive,
   UsersLive,
+  JobsLive,
   WorkspacesLive,
   DatasetsLive,
   FieldsLive,
@@ -46,7 +49,8 @@ const GroupsLive = Layer.mergeAll(
   RecordsLive,
   ResponsesLive,
   SuggestionsLive,
-  ProgressLive
+  ProgressLive,
+  SearchLive
 ).pipe(
   Layer.provide(AuthenticationLive),
   Layer.provide([Auth.Default, Users.Default, Workspaces.Default])

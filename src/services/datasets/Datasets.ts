@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import { type DatasetCreate, type DatasetUpdate, NewDataset } from "../../domain/Dataset.js"
 import { Conflict, Unprocessable } from "../../domain/Errors.js"
-import { DatasetId, type WorkspaceId } from "../../domain/Ids.js"
+import { DatasetId, type RecordId, type WorkspaceId } from "../../domain/Ids.js"
 import type { User } from "../../domain/User.js"
 import { now } from "../clock.js"
 import { Database } from "../database/Database.js"
@@ -10,6 +10,7 @@ import { withDefaults } from "../defaults.js"
 import { orNotFound } from "../found.js"
 import { type Action, Policy } from "../Policy.js"
 import { RecordsRepo } from "../records/RecordsRepo.js"
+import { SearchIndex } from "../search/SearchIndex.js"
 import { WorkspacesRepo } from "../workspaces/WorkspacesRepo.js"
 import { DatasetsRepo } from "./DatasetsRepo.js"
 import type { DatasetRow } from "./rows.js"
@@ -32,6 +33,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
     const policy = yield* Policy
     const db = yield* Database
     const records = yield* RecordsRepo
+    const index = yield* SearchIndex
 
     const find = (id: DatasetId) => repo.findById(id).pipe(orNotFound("Dataset", id))
 
@@ -82,11 +84,12 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
           : { ...current.metadata, ...patch.metadata },
         updated_at: yield* now
       }
+      const recomputed: Array<{ readonly id: RecordId }> = []
       const saved = yield* db.transaction(Effect.gen(function*() {
         const replaced = yield* repo.replace(next)
         // A new min_submitted changes which records are complete.
         if (next.distribution.min_submitted !== current.distribution.min_submitted) {
-          yield* records.recomputeDataset(id, next.distribution.min_submitted)
+          recomputed.push(...yield* records.recomputeDataset(id, next.distribution.min_submitted))
         }
         return replaced
       })).pipe(
@@ -94,12 +97,14 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
           isUniqueViolation(defect) ? Option.some(Effect.fail(nameTaken(next.name, next.workspace_id))) : Option.none()
         )
       )
+      yield* index.records(id, recomputed.map((record) => record.id))
       return yield* Effect.succeed(saved).pipe(orNotFound("Dataset", id))
     })
 
     const remove = Effect.fn("Datasets.delete")(function*(actor: User, id: DatasetId) {
       const dataset = yield* access(actor, id, "datasets.manage")
       yield* db.transaction(repo.delete(id))
+      yield* index.deleted(id)
       return dataset
     })
 
@@ -114,6 +119,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
       }
       const published: DatasetRow = { ...dataset, status: "ready", updated_at: yield* now }
       yield* db.transaction(repo.replace(published))
+      yield* index.created(id)
       return published
     })
 
@@ -145,6 +151,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
     SettingsRepo.Default,
     WorkspacesRepo.Default,
     RecordsRepo.Default,
+    SearchIndex.Default,
     Policy.Default,
     Database.Default
   ]

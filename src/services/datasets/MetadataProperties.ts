@@ -11,6 +11,7 @@ import { now } from "../clock.js"
 import { Database } from "../database/Database.js"
 import { withDefaults } from "../defaults.js"
 import { orNotFound } from "../found.js"
+import { SearchIndex } from "../search/SearchIndex.js"
 import { Datasets } from "./Datasets.js"
 import type { MetadataPropertyRow } from "./rows.js"
 import { SettingsRepo } from "./SettingsRepo.js"
@@ -24,6 +25,7 @@ export class MetadataProperties extends Effect.Service<MetadataProperties>()("Gl
     const { metadataProperties } = yield* SettingsRepo
     const datasets = yield* Datasets
     const db = yield* Database
+    const index = yield* SearchIndex
 
     const find = (id: MetadataPropertyId) => metadataProperties.findById(id).pipe(orNotFound("MetadataProperty", id))
 
@@ -60,6 +62,7 @@ export class MetadataProperties extends Effect.Service<MetadataProperties>()("Gl
           updated_at: at
         }
         return yield* db.transaction(metadataProperties.insert(row)).pipe(
+          Effect.tap(() => index.settingsChanged(datasetId)),
           Effect.flatMap(Option.match({
             onSome: Effect.succeed,
             onNone: () =>
@@ -101,5 +104,5 @@ export class MetadataProperties extends Effect.Service<MetadataProperties>()("Gl
       listByDataset: metadataProperties.listByDataset
     } as const
   }),
-  dependencies: [SettingsRepo.Default, Datasets.Default, Database.Default]
+  dependencies: [SettingsRepo.Default, Datasets.Default, SearchIndex.Default, Database.Default]
 }) {}

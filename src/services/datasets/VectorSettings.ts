@@ -10,6 +10,7 @@ import {
 import { now } from "../clock.js"
 import { Database } from "../database/Database.js"
 import { orNotFound } from "../found.js"
+import { SearchIndex } from "../search/SearchIndex.js"
 import { Datasets } from "./Datasets.js"
 import type { VectorSettingsRow } from "./rows.js"
 import { SettingsRepo } from "./SettingsRepo.js"
@@ -19,6 +20,7 @@ export class VectorSettings extends Effect.Service<VectorSettings>()("Gloss/Vect
     const { vectorSettings } = yield* SettingsRepo
     const datasets = yield* Datasets
     const db = yield* Database
+    const index = yield* SearchIndex
 
     const manage = (actor: User, id: VectorSettingsId) =>
       Effect.tap(
@@ -57,6 +59,7 @@ export class VectorSettings extends Effect.Service<VectorSettings>()("Gloss/Vect
           updated_at: at
         }
         return yield* db.transaction(vectorSettings.insert(row)).pipe(
+          Effect.tap(() => index.settingsChanged(datasetId)),
           Effect.flatMap(Option.match({
             onSome: Effect.succeed,
             onNone: () => Effect.fail(new Conflict({ detail: `Vector settings with id \`${row.id}\` already exists` }))
@@ -81,5 +84,5 @@ export class VectorSettings extends Effect.Service<VectorSettings>()("Gloss/Vect
 
     return { list, create, update, delete: remove, listByDataset: vectorSettings.listByDataset } as const
   }),
-  dependencies: [SettingsRepo.Default, Datasets.Default, Database.Default]
+  dependencies: [SettingsRepo.Default, Datasets.Default, SearchIndex.Default, Database.Default]
 }) {}

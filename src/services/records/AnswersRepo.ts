@@ -3,6 +3,7 @@ import { SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { DatasetId, RecordId, ResponseId, SuggestionId, UserId } from "../../domain/Ids.js"
 import { Database } from "../database/Database.js"
+import { DbVector } from "../database/columns.js"
 import { NamedVectorRow, ResponseRow, SuggestionRow, VectorRow } from "./rows.js"
 
 const Ids = Schema.Array(Schema.String)
@@ -82,6 +83,19 @@ export class AnswersRepo extends Effect.Service<AnswersRepo>()("Gloss/AnswersRep
         sql`select v.record_id, s.name, v.value from vectors v join vectors_settings s on s.id = v.vector_settings_id
             where ${sql.in("v.record_id", ids)}`
     })
+    const vectorOf = SqlSchema.findOne({
+      Request: Schema.Struct({ recordId: RecordId, settingsId: Schema.String }),
+      Result: Schema.Struct({ value: DbVector }),
+      execute: ({ recordId, settingsId }) =>
+        sql`select value from vectors where record_id = ${recordId} and vector_settings_id = ${settingsId}`
+    })
+    const agents = SqlSchema.findAll({
+      Request: DatasetId,
+      Result: Schema.Struct({ question_id: Schema.String, agent: Schema.String }),
+      execute: (datasetId) =>
+        sql`select distinct s.question_id, s.agent from suggestions s join records r on r.id = s.record_id
+            where r.dataset_id = ${datasetId} and s.agent is not null order by s.agent`
+    })
     const upsertVectors = SqlSchema.void({
       Request: Schema.Array(VectorRow),
       execute: (rows) =>
@@ -115,6 +129,10 @@ export class AnswersRepo extends Effect.Service<AnswersRepo>()("Gloss/AnswersRep
       deleteSuggestions: (recordId: RecordId, ids: ReadonlyArray<string> | null) =>
         deleteSuggestions({ recordId, ids }).pipe(Effect.orDie),
       vectorsOf: (ids: ReadonlyArray<string>) => orNone(ids, vectorsOf(ids)),
+      vectorOf: (recordId: RecordId, settingsId: string) =>
+        vectorOf({ recordId, settingsId }).pipe(Effect.orDie),
+      /** The distinct agents of the suggestions in a dataset, by question. */
+      agents: (datasetId: DatasetId) => agents(datasetId).pipe(Effect.orDie),
       upsertVectors: (rows: ReadonlyArray<VectorRow>) => rows.length === 0 ? Effect.void : upsertVectors(rows).pipe(Effect.orDie),
       touchDatasetUsers: (datasetId: DatasetId, userIds: ReadonlyArray<UserId>, at: Date) =>
         userIds.length === 0

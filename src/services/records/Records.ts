@@ -7,6 +7,7 @@ import { now } from "../clock.js"
 import { Database } from "../database/Database.js"
 import { Datasets } from "../datasets/Datasets.js"
 import { orNotFound } from "../found.js"
+import { SearchIndex } from "../search/SearchIndex.js"
 import { AnswersRepo } from "./AnswersRepo.js"
 import { DatasetSchemas } from "./DatasetSchemas.js"
 import { type Include, INCLUDE_EVERYTHING, INCLUDE_NOTHING, parseInclude } from "./include.js"
@@ -42,6 +43,7 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
     const schemas = yield* DatasetSchemas
     const views = yield* RecordViews
     const db = yield* Database
+    const index = yield* SearchIndex
 
     /** The record and its dataset, once the caller may do `action` there (404 before 403). */
     const access = (actor: User, id: RecordId, action: "records.read" | "records.write" | "suggestions.write") =>
@@ -97,12 +99,14 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
         }
         yield* answers.upsertVectors(vectors)
       }))
+      yield* index.records(record.dataset_id, [record.id])
       return yield* get(actor, id)
     })
 
     const remove = Effect.fn("Records.delete")(function*(actor: User, id: RecordId) {
       const { record } = yield* access(actor, id, "records.write")
       yield* db.transaction(repo.deleteIds(record.dataset_id, [record.id]))
+      yield* index.removed(record.dataset_id, [record.id])
       const [shown] = yield* views.show([record], INCLUDE_NOTHING)
       return yield* Effect.succeed(Option.fromNullable(shown)).pipe(orNotFound("Record", id))
     })
@@ -111,7 +115,9 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
     const deleteMany = Effect.fn("Records.deleteMany")(function*(actor: User, datasetId: DatasetId, rawIds: string | undefined) {
       const ids = yield* Either.mapLeft(parseIds(rawIds, "record"), (detail) => new Unprocessable({ detail }))
       yield* datasets.access(actor, datasetId, "records.write")
-      return yield* db.transaction(repo.deleteIds(datasetId, ids))
+      const deleted = yield* db.transaction(repo.deleteIds(datasetId, ids))
+      yield* index.removed(datasetId, deleted)
+      return deleted
     })
 
     return { access, list, get, update, delete: remove, deleteMany } as const
@@ -122,6 +128,7 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
     Datasets.Default,
     DatasetSchemas.Default,
     RecordViews.Default,
+    SearchIndex.Default,
     Database.Default
   ]
 }) {}

@@ -7,6 +7,7 @@ import { now } from "../clock.js"
 import { Database } from "../database/Database.js"
 import { DatasetsRepo } from "../datasets/DatasetsRepo.js"
 import { orNotFound } from "../found.js"
+import { SearchIndex } from "../search/SearchIndex.js"
 import { Policy } from "../Policy.js"
 import { AnswersRepo } from "./AnswersRepo.js"
 import { DatasetSchemas } from "./DatasetSchemas.js"
@@ -28,6 +29,7 @@ export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {
     const schemas = yield* DatasetSchemas
     const policy = yield* Policy
     const db = yield* Database
+    const index = yield* SearchIndex
 
     const check = (record: RecordRow, body: ResponseCreate) =>
       Effect.gen(function*() {
@@ -49,7 +51,7 @@ export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {
         yield* answers.touchDatasetUsers(record.dataset_id, [saved.user_id], saved.updated_at)
         yield* datasetsRepo.touchActivity(record.dataset_id, saved.updated_at)
         return saved
-      }))
+      })).pipe(Effect.tap(() => index.records(record.dataset_id, [record.id])))
 
     const create = Effect.fn("Responses.create")(function*(actor: User, recordId: RecordId, body: ResponseCreate) {
       const { dataset, record } = yield* records.access(actor, recordId, "records.read").pipe(
@@ -156,6 +158,7 @@ export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {
     DatasetsRepo.Default,
     DatasetSchemas.Default,
     Policy.Default,
+    SearchIndex.Default,
     Database.Default
   ]
 }) {}

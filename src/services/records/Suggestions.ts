@@ -7,6 +7,7 @@ import { now } from "../clock.js"
 import { Database } from "../database/Database.js"
 import { Datasets } from "../datasets/Datasets.js"
 import { orNotFound } from "../found.js"
+import { SearchIndex } from "../search/SearchIndex.js"
 import { AnswersRepo } from "./AnswersRepo.js"
 import { DatasetSchemas } from "./DatasetSchemas.js"
 import { parseIds, Records } from "./Records.js"
@@ -23,6 +24,7 @@ export class Suggestions extends Effect.Service<Suggestions>()("Gloss/Suggestion
     const datasets = yield* Datasets
     const schemas = yield* DatasetSchemas
     const db = yield* Database
+    const index = yield* SearchIndex
 
     const list = Effect.fn("Suggestions.list")(function*(actor: User, recordId: RecordId) {
       const { record } = yield* records.access(actor, recordId, "records.read")
@@ -40,6 +42,7 @@ export class Suggestions extends Effect.Service<Suggestions>()("Gloss/Suggestion
       if (row === undefined) return yield* new Unprocessable({ detail: "a suggestion is required" })
       const existed = (yield* answers.suggestionsOf([record.id])).some((s) => s.question_id === row.question_id)
       const [saved] = yield* db.transaction(answers.upsertSuggestions([row]))
+      yield* index.records(record.dataset_id, [record.id])
       return { suggestion: toSuggestion(saved ?? row), created: !existed }
     })
 
@@ -47,6 +50,7 @@ export class Suggestions extends Effect.Service<Suggestions>()("Gloss/Suggestion
       const ids = yield* Either.mapLeft(parseIds(rawIds, "suggestion"), (detail) => new Unprocessable({ detail }))
       const { record } = yield* records.access(actor, recordId, "suggestions.write")
       yield* db.transaction(answers.deleteSuggestions(record.id, ids))
+      yield* index.records(record.dataset_id, [record.id])
     })
 
     const remove = Effect.fn("Suggestions.delete")(function*(actor: User, id: SuggestionId) {
@@ -54,6 +58,7 @@ export class Suggestions extends Effect.Service<Suggestions>()("Gloss/Suggestion
       const record = yield* recordsRepo.findById(suggestion.record_id).pipe(orNotFound("Record", suggestion.record_id))
       yield* datasets.access(actor, record.dataset_id, "suggestions.write")
       yield* db.transaction(answers.deleteSuggestions(record.id, [id]))
+      yield* index.records(record.dataset_id, [record.id])
       return toSuggestion(suggestion)
     })
 
@@ -65,6 +70,7 @@ export class Suggestions extends Effect.Service<Suggestions>()("Gloss/Suggestion
     AnswersRepo.Default,
     Datasets.Default,
     DatasetSchemas.Default,
+    SearchIndex.Default,
     Database.Default
   ]
 }) {}

@@ -12,7 +12,8 @@ export const toResponse = (row: ResponseRow): Response => row
 
 export const toSuggestion = ({ record_id: _, ...row }: SuggestionRow): Suggestion => row
 
-const groupBy = <A extends { readonly record_id: string }>(rows: ReadonlyArray<A>) => {
+/** Rows by the record they belong to. */
+export const groupBy = <A extends { readonly record_id: string }>(rows: ReadonlyArray<A>) => {
   const groups = new Map<string, Array<A>>()
   for (const row of rows) {
     const group = groups.get(row.record_id)

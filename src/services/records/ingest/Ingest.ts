@@ -14,7 +14,23 @@ import { DatasetSchemas } from "../DatasetSchemas.js"
 import { INCLUDE_EVERYTHING } from "../include.js"
 import { RecordsRepo } from "../RecordsRepo.js"
 import { assemble, RecordViews } from "../views.js"
+import { SearchIndex } from "../../search/SearchIndex.js"
+import type { IndexedRecord } from "../../search/Query.js"
+import { groupBy } from "../views.js"
 import { type Plan, plan } from "./plan.js"
+
+/** The search documents of the records a plan creates, from the plan itself. */
+const documentsOf = (planned: Plan): ReadonlyArray<IndexedRecord> => {
+  const responses = groupBy(planned.responses)
+  const suggestions = groupBy(planned.suggestions)
+  const vectors = groupBy(planned.vectors)
+  return planned.inserts.map((row) => ({
+    ...row,
+    responses: responses.get(row.id) ?? [],
+    suggestions: suggestions.get(row.id) ?? [],
+    vectors: Object.fromEntries((vectors.get(row.id) ?? []).map((v) => [v.vector_settings_id, v.value]))
+  }))
+}
 
 const nonNull = <A>(values: ReadonlyArray<A | null | undefined>): Array<A> =>
   values.filter((value): value is A => value !== null && value !== undefined)
@@ -30,6 +46,7 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
     const users = yield* UsersRepo
     const views = yield* RecordViews
     const db = yield* Database
+    const index = yield* SearchIndex
 
     const write = (datasetId: DatasetId, minSubmitted: number, planned: Plan, at: Date) =>
       db.transaction(Effect.gen(function*() {
@@ -89,6 +106,8 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
         })
         if (Either.isLeft(planned)) return yield* new Unprocessable({ detail: planned.left })
         yield* write(datasetId, dataset.distribution.min_submitted, planned.right, at)
+        yield* index.documents(datasetId, documentsOf(planned.right))
+        yield* index.records(datasetId, planned.right.updates.map((row) => row.id))
 
         // New records are shown from what was just written; updated ones are read back (their responses,
         // suggestions and vectors are partly older, and their status may have been recomputed).
@@ -124,6 +143,7 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
     RecordsRepo.Default,
     AnswersRepo.Default,
     UsersRepo.Default,
-    RecordViews.Default
+    RecordViews.Default,
+    SearchIndex.Default
   ]
 }) {}

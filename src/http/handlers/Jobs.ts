@@ -1,0 +1,11 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { Jobs } from "../../services/jobs/Jobs.js"
+import { Api } from "../Api.js"
+import { CurrentUser } from "../Authentication.js"
+
+export const JobsLive = HttpApiBuilder.group(Api, "jobs", (handlers) =>
+  Effect.gen(function*() {
+    const jobs = yield* Jobs
+    return handlers.handle("get", ({ path }) => Effect.flatMap(CurrentUser, (actor) => jobs.get(actor, path.id)))
+  })).pipe(Layer.provide(Jobs.Default))

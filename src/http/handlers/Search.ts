@@ -1,0 +1,18 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { Search } from "../../services/search/Search.js"
+import { Api } from "../Api.js"
+import { CurrentUser } from "../Authentication.js"
+
+export const SearchLive = HttpApiBuilder.group(Api, "search", (handlers) =>
+  Effect.gen(function*() {
+    const search = yield* Search
+    return handlers
+      .handle("mine", ({ path, payload, urlParams }) =>
+        Effect.flatMap(CurrentUser, (actor) => search.searchRecords(actor, path.id, payload, urlParams, true)))
+      .handle("all", ({ path, payload, urlParams }) =>
+        Effect.flatMap(CurrentUser, (actor) => search.searchRecords(actor, path.id, payload, urlParams, false)))
+      .handle("metadataMetrics", ({ path }) => Effect.flatMap(CurrentUser, (actor) => search.metadataMetrics(actor, path.id)))
+      .handle("suggestionsOptions", ({ path }) =>
+        Effect.flatMap(CurrentUser, (actor) => search.suggestionsOptions(actor, path.id)))
+  })).pipe(Layer.provide(Search.Default))

@@ -1,0 +1,25 @@
+import { Effect } from "effect"
+import type { User } from "../../domain/User.js"
+import type { Job } from "../../http/groups/Jobs.js"
+import { orNotFound } from "../found.js"
+import { Policy } from "../Policy.js"
+import { JobQueue } from "./JobQueue.js"
+
+/** Reading a job's status over the API (reference §1.16). */
+export class Jobs extends Effect.Service<Jobs>()("Gloss/Jobs", {
+  effect: Effect.gen(function*() {
+    const queue = yield* JobQueue
+    const policy = yield* Policy
+
+    // The contract looks the job up before checking the policy: an unknown id is 404 for everyone.
+    const get = Effect.fn("Jobs.get")(function*(actor: User, id: string) {
+      const status = yield* queue.status(id).pipe(orNotFound("Job", id))
+      yield* policy.require(actor, "jobs.read")
+      const job: Job = { id, status }
+      return job
+    })
+
+    return { get } as const
+  }),
+  dependencies: [JobQueue.Default, Policy.Default]
+}) {}

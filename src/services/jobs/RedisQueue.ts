@@ -1,0 +1,87 @@
+/**
+ * The Redis queue's producer side, on BullMQ. Both logical queues live in one BullMQ queue with priorities
+ * (`high` = 1, `default` = 2): a worker then always takes `high` work first, which two separate BullMQ queues
+ * could not guarantee. Job ids are ours (UUIDs), so a status lookup needs no queue name.
+ */
+import { Queue } from "bullmq"
+import type { JobState } from "bullmq"
+import { Duration, Effect, Option, type Redacted, Runtime } from "effect"
+import type { JobStatus } from "../../http/groups/Jobs.js"
+import { type JobQueueShape, JobSettings, type JobSettingsShape, type QueueName, retryPolicy } from "./model.js"
+import { connectRedis } from "./RedisConnection.js"
+
+export const QUEUE_NAME = "jobs"
+
+/** In a cluster, the Lua scripts of a queue touch several keys that must share a slot: the hash tag does that. */
+export const keyPrefix = (settings: JobSettingsShape) => `{${settings.prefix}}`
+
+export const PRIORITY: Record<QueueName, number> = { high: 1, default: 2 }
+
+/** BullMQ's states in the contract's (rq's) words; a retry waiting out its back-off is `scheduled`, as in rq. */
+export const statusOfState = (state: JobState | "unknown"): Option.Option<JobStatus> => {
+  switch (state) {
+    case "waiting":
+    case "prioritized":
+      return Option.some("queued")
+    case "waiting-children":
+      return Option.some("deferred")
+    case "delayed":
+      return Option.some("scheduled")
+    case "active":
+      return Option.some("started")
+    case "completed":
+      return Option.some("finished")
+    case "failed":
+      return Option.some("failed")
+    case "unknown":
+      return Option.none()
+  }
+}
+
+/** Finished and failed jobs are dropped after these ages (BullMQ checks when later jobs finish). */
+export const retention = (settings: JobSettingsShape) => ({
+  removeOnComplete: { age: Math.ceil(Duration.toSeconds(settings.keepFinished)) },
+  removeOnFail: { age: Math.ceil(Duration.toSeconds(settings.keepFailed)) }
+})
+
+export const makeRedisQueue = (url: Redacted.Redacted<string>, cluster: boolean) =>
+  Effect.gen(function*() {
+    const settings = yield* JobSettings
+    const connection = yield* connectRedis(url, cluster, "commands")
+    const runtime = yield* Effect.runtime<never>()
+    const queue = yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        const queue = new Queue(QUEUE_NAME, { connection, prefix: keyPrefix(settings) })
+        queue.on("error", (error) => Runtime.runFork(runtime)(Effect.logWarning(`Job queue error: ${error.message}`)))
+        return queue
+      }),
+      (queue) =>
+        Effect.tryPromise(() => queue.close()).pipe(
+          Effect.catchAll((error) => Effect.logDebug("The job queue did not close cleanly", error))
+        )
+    )
+    yield* Effect.promise(() => queue.waitUntilReady())
+
+    // Redis failures are defects here (DESIGN.md, Errors): the request that enqueued answers 500.
+    const enqueue: JobQueueShape["enqueue"] = Effect.fn("Jobs.enqueue")(function*(queueName, name, payload, options) {
+      const { attempts, backoffMillis } = retryPolicy(settings, options)
+      const id = crypto.randomUUID()
+      yield* Effect.tryPromise(() =>
+        queue.add(name, payload, {
+          jobId: id,
+          priority: PRIORITY[queueName],
+          attempts,
+          backoff: { type: "exponential", delay: backoffMillis },
+          ...retention(settings)
+        })
+      ).pipe(Effect.orDie)
+      return id
+    })
+
+    const status: JobQueueShape["status"] = Effect.fn("Jobs.status")(function*(id: string) {
+      const state = yield* Effect.tryPromise(() => queue.getJobState(id)).pipe(Effect.orDie)
+      return statusOfState(state)
+    })
+
+    return { enqueue, status } satisfies JobQueueShape
+  })

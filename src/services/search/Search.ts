@@ -1,0 +1,133 @@
+import { Effect, Either, Option } from "effect"
+import { Forbidden, MissingVector, Unprocessable } from "../../domain/Errors.js"
+import type { DatasetId, MetadataPropertyId } from "../../domain/Ids.js"
+import type { DatasetRecord } from "../../domain/Record.js"
+import type { SearchRecordsQuery } from "../../domain/Search.js"
+import type { User } from "../../domain/User.js"
+import { Datasets } from "../datasets/Datasets.js"
+import { SettingsRepo } from "../datasets/SettingsRepo.js"
+import { orNotFound } from "../found.js"
+import { AnswersRepo } from "../records/AnswersRepo.js"
+import { includeOrFail } from "../records/Records.js"
+import { RecordsRepo } from "../records/RecordsRepo.js"
+import type { RecordRow } from "../records/rows.js"
+import { RecordViews } from "../records/views.js"
+import { resolveQuery, vectorReference } from "./resolve.js"
+import { SearchEngine } from "./SearchEngine.js"
+import { SearchIndex } from "./SearchIndex.js"
+
+export interface SearchParams {
+  readonly offset?: number | undefined
+  readonly limit?: number | undefined
+  readonly include?: ReadonlyArray<string> | undefined
+}
+
+const invalid = (detail: string) => new Unprocessable({ detail })
+
+/** Annotators see, of a record's metadata, only the keys of properties visible to them (no undeclared keys). */
+const onlyVisible = (visible: ReadonlySet<string>) => (record: DatasetRecord): DatasetRecord =>
+  record.metadata === null
+    ? record
+    : { ...record, metadata: Object.fromEntries(Object.entries(record.metadata).filter(([key]) => visible.has(key))) }
+
+/** Searching records (reference §1.12) and what is computed over them: metadata metrics, suggestion agents. */
+export class Search extends Effect.Service<Search>()("Gloss/Search", {
+  effect: Effect.gen(function*() {
+    const engine = yield* SearchEngine
+    const index = yield* SearchIndex
+    const datasets = yield* Datasets
+    const records = yield* RecordsRepo
+    const answers = yield* AnswersRepo
+    const settings = yield* SettingsRepo
+    const views = yield* RecordViews
+
+    const searchRecords = Effect.fn("Search.records")(
+      function*(actor: User, datasetId: DatasetId, body: SearchRecordsQuery, params: SearchParams, mine: boolean) {
+        const include = yield* includeOrFail(params.include)
+        const dataset = yield* datasets.access(actor, datasetId, mine ? "records.searchOwn" : "records.searchAll")
+        // A draft has no records and no index yet (it is made at publish): nothing to find.
+        if (dataset.status !== "ready") return { items: [], total: 0 }
+        const schema = yield* index.schemaOf(datasetId)
+        const reference = yield* Either.mapLeft(vectorReference(body), invalid)
+        let referenceVector: ReadonlyArray<number> | undefined
+        if (reference !== undefined) {
+          const name = body.query?.vector?.name ?? ""
+          const settingsId = schema.vectorSettings.find((v) => v.name === name)?.id
+          const record = yield* records.findById(reference)
+          if (Option.isNone(record) || record.value.dataset_id !== datasetId) {
+            return yield* invalid(`Record with id \`${reference}\` not found in dataset \`${dataset.name}\``)
+          }
+          if (settingsId !== undefined) {
+            const stored = yield* answers.vectorOf(reference, settingsId)
+            if (Option.isNone(stored)) {
+              return yield* new MissingVector({
+                message: `Record \`${reference}\` does not have a vector for vector settings \`${name}\``
+              })
+            }
+            referenceVector = stored.value.value
+          }
+        }
+        const query = yield* Either.mapLeft(
+          resolveQuery({
+            schema,
+            datasetName: dataset.name,
+            body,
+            offset: params.offset ?? 0,
+            limit: params.limit ?? 50,
+            user: mine ? actor.id : undefined,
+            referenceVector
+          }),
+          invalid
+        )
+        const { hits, total } = yield* engine.search(schema, query)
+        const rows = new Map<string, RecordRow>((yield* records.findByIds(datasetId, hits.map((h) => h.id))).map((r) => [r.id, r]))
+        const found = hits.flatMap((hit) => {
+          const row = rows.get(hit.id)
+          return row === undefined ? [] : [{ row, score: hit.score }]
+        })
+        const shown = yield* views.show(found.map((f) => f.row), include, mine ? actor.id : undefined)
+        const visible = mine && actor.role === "annotator"
+          ? onlyVisible(new Set((yield* settings.metadataProperties.listByDataset(datasetId)).filter((p) => p.visible_for_annotators).map((p) => p.name)))
+          : (record: DatasetRecord) => record
+        return {
+          items: shown.map((record, i) => ({ record: visible(record), query_score: found[i]?.score ?? null })),
+          total
+        }
+      }
+    )
+
+    const metadataMetrics = Effect.fn("Search.metadataMetrics")(function*(actor: User, id: MetadataPropertyId) {
+      const property = yield* settings.metadataProperties.findById(id).pipe(orNotFound("MetadataProperty", id))
+      yield* datasets.access(actor, property.dataset_id, "datasets.read")
+      if (actor.role === "annotator" && !property.visible_for_annotators) return yield* Forbidden.operationNotAllowed()
+      const dataset = yield* datasets.find(property.dataset_id)
+      if (dataset.status !== "ready") {
+        return property.settings.type === "terms"
+          ? { type: "terms" as const, total: 0, values: [] }
+          : { type: property.settings.type, min: null, max: null }
+      }
+      return yield* engine.metadataMetrics(yield* index.schemaOf(property.dataset_id), property)
+    })
+
+    const suggestionsOptions = Effect.fn("Search.suggestionsOptions")(function*(actor: User, datasetId: DatasetId) {
+      yield* datasets.access(actor, datasetId, "datasets.read")
+      const [questions, agents] = yield* Effect.all([settings.questions.listByDataset(datasetId), answers.agents(datasetId)])
+      return {
+        items: questions.map((question) => ({
+          question: { id: question.id, name: question.name },
+          agents: agents.filter((a) => a.question_id === question.id).map((a) => a.agent)
+        }))
+      }
+    })
+
+    return { searchRecords, metadataMetrics, suggestionsOptions } as const
+  }),
+  dependencies: [
+    SearchIndex.Default,
+    Datasets.Default,
+    RecordsRepo.Default,
+    AnswersRepo.Default,
+    SettingsRepo.Default,
+    RecordViews.Default
+  ]
+}) {}

@@ -1,0 +1,132 @@
+/**
+ * Keeps the search engine in step with the database: what to (re)index after each kind of write, and the full
+ * rebuild (`gloss search reindex`, `REINDEX_DATASETS`). Every write path calls it after its transaction commits;
+ * when the engine fails the request fails, and a reindex heals the index from the database (DESIGN.md).
+ */
+import { Effect } from "effect"
+import type { DatasetId, RecordId } from "../../domain/Ids.js"
+import { Database } from "../database/Database.js"
+import { DatasetsRepo } from "../datasets/DatasetsRepo.js"
+import { SettingsRepo } from "../datasets/SettingsRepo.js"
+import { AnswersRepo } from "../records/AnswersRepo.js"
+import { RecordsRepo } from "../records/RecordsRepo.js"
+import type { RecordRow } from "../records/rows.js"
+import { groupBy } from "../records/views.js"
+import type { IndexedRecord, IndexSchema } from "./Query.js"
+import { SearchEngine } from "./SearchEngine.js"
+
+const REINDEX_PAGE = 1000
+
+export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchIndex", {
+  effect: Effect.gen(function*() {
+    const engine = yield* SearchEngine
+    const settings = yield* SettingsRepo
+    const records = yield* RecordsRepo
+    const answers = yield* AnswersRepo
+    const datasets = yield* DatasetsRepo
+    const { sql } = yield* Database
+
+    const schemaOf = (datasetId: DatasetId) =>
+      Effect.gen(function*() {
+        const [fields, questions, metadataProperties, vectorSettings] = yield* Effect.all([
+          settings.fields.listByDataset(datasetId),
+          settings.questions.listByDataset(datasetId),
+          settings.metadataProperties.listByDataset(datasetId),
+          settings.vectorSettings.listByDataset(datasetId)
+        ])
+        return { datasetId, fields, questions, metadataProperties, vectorSettings } satisfies IndexSchema
+      })
+
+    /** The documents of these rows: their responses, suggestions and vectors read in one query each. */
+    const documents = (rows: ReadonlyArray<RecordRow>) =>
+      Effect.gen(function*() {
+        const ids = rows.map((row) => row.id)
+        const [responses, suggestions, vectors] = yield* Effect.all([
+          answers.responsesOf(ids),
+          answers.suggestionsOf(ids),
+          sql<{ record_id: string; vector_settings_id: string; value: Uint8Array }>`select record_id,
+            vector_settings_id, value from vectors where ${sql.in("record_id", ids)}`.pipe(Effect.orDie)
+        ])
+        const responsesOf = groupBy(responses)
+        const suggestionsOf = groupBy(suggestions)
+        const vectorsOf = groupBy(vectors)
+        return rows.map((row): IndexedRecord => ({
+          id: row.id,
+          external_id: row.external_id,
+          status: row.status,
+          inserted_at: row.inserted_at,
+          updated_at: row.updated_at,
+          fields: row.fields,
+          metadata: row.metadata,
+          responses: responsesOf.get(row.id) ?? [],
+          suggestions: suggestionsOf.get(row.id) ?? [],
+          vectors: Object.fromEntries(
+            (vectorsOf.get(row.id) ?? []).map((v) => [
+              v.vector_settings_id,
+              Array.from(new Float64Array(new Uint8Array(v.value).buffer))
+            ])
+          )
+        }))
+      })
+
+    /** Re-indexes these records of a dataset from the database (after any write that touches them). */
+    const records_ = Effect.fn("SearchIndex.records")(function*(datasetId: DatasetId, ids: ReadonlyArray<RecordId>) {
+      if (ids.length === 0) return
+      const dataset = yield* datasets.findById(datasetId)
+      if (dataset._tag === "None" || dataset.value.status !== "ready") return
+      const schema = yield* schemaOf(datasetId)
+      for (let from = 0; from < ids.length; from += REINDEX_PAGE) {
+        const rows = yield* records.findByIds(datasetId, ids.slice(from, from + REINDEX_PAGE))
+        yield* engine.indexRecords(schema, yield* documents(rows))
+      }
+    })
+
+    /** Rebuilds one dataset's index from the database. */
+    const rebuild = Effect.fn("SearchIndex.rebuild")(function*(datasetId: DatasetId) {
+      const schema = yield* schemaOf(datasetId)
+      yield* engine.deleteIndex(datasetId)
+      yield* engine.createIndex(schema)
+      let indexed = 0
+      for (let offset = 0; ; offset += REINDEX_PAGE) {
+        const rows = yield* records.page(datasetId, offset, REINDEX_PAGE)
+        if (rows.length === 0) break
+        yield* engine.indexRecords(schema, yield* documents(rows))
+        indexed += rows.length
+      }
+      return indexed
+    })
+
+    /** Rebuilds every published dataset's index (or the one given); returns how many records each holds. */
+    const reindex = Effect.fn("SearchIndex.reindex")(function*(only?: DatasetId) {
+      const ready = yield* datasets.list({ memberId: null, workspaceId: null, name: null, status: "ready" })
+      const targets = ready.filter((dataset) => only === undefined || dataset.id === only)
+      const counts: Array<{ readonly dataset: string; readonly records: number }> = []
+      for (const dataset of targets) counts.push({ dataset: dataset.name, records: yield* rebuild(dataset.id) })
+      return counts
+    })
+
+    return {
+      reindex,
+      schemaOf,
+      created: Effect.fn("SearchIndex.created")(function*(datasetId: DatasetId) {
+        yield* engine.createIndex(yield* schemaOf(datasetId))
+      }),
+      deleted: (datasetId: DatasetId) => engine.deleteIndex(datasetId),
+      /** A metadata property or vector settings was added: a published dataset's index learns about it. */
+      settingsChanged: Effect.fn("SearchIndex.settingsChanged")(function*(datasetId: DatasetId) {
+        const dataset = yield* datasets.findById(datasetId)
+        if (dataset._tag === "Some" && dataset.value.status === "ready") yield* engine.updateMapping(yield* schemaOf(datasetId))
+      }),
+      records: records_,
+      /** Indexes documents the caller already has (a bulk write just made them): no need to read them back. */
+      documents: Effect.fn("SearchIndex.documents")(function*(datasetId: DatasetId, docs: ReadonlyArray<IndexedRecord>) {
+        if (docs.length > 0) yield* engine.indexRecords(yield* schemaOf(datasetId), docs)
+      }),
+      removed: (datasetId: DatasetId, ids: ReadonlyArray<RecordId>) =>
+        ids.length === 0 ? Effect.void : engine.deleteRecords(datasetId, ids),
+      rebuild
+    } as const
+  }),
+  dependencies: [SettingsRepo.Default, RecordsRepo.Default, AnswersRepo.Default, DatasetsRepo.Default, Database.Default]
+}) {}
+

@@ -1,0 +1,133 @@
+/**
+ * The built-in search engine (`GLOSS_SEARCH_ENGINE=database`, the embedded default): full-text search in the
+ * database itself (FTS5 / PostgreSQL text search), filters and sorts in SQL over the records' own tables, exact
+ * cosine similarity over vectors held in memory.
+ */
+import { Effect, Layer, Schema } from "effect"
+import { Database } from "../../database/Database.js"
+import { DbInt } from "../../database/columns.js"
+import { insertionOrder } from "../../database/ddl.js"
+import type { IndexSchema, MetadataMetricsResult, SearchHits, SearchQuery } from "../Query.js"
+import { SearchEngine } from "../SearchEngine.js"
+import { clauses } from "./clauses.js"
+import { jsonSql } from "./json.js"
+import { postgresTextIndex } from "./postgresText.js"
+import { sqliteTextIndex } from "./sqliteFts.js"
+import { vectorIndex } from "./VectorIndex.js"
+import { topK } from "./vectorMath.js"
+import { RecordId } from "../../../domain/Ids.js"
+import type { MetadataSettings } from "../../../domain/MetadataProperty.js"
+
+const Hit = Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number) })
+const decodeHits = Schema.decodeUnknown(Schema.Array(Hit))
+const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
+
+/** A per-user seed for the stable shuffle of caller-scoped results (FNV-1a of the user id). */
+const seedOf = (user: string) => {
+  let hash = 2166136261
+  for (let i = 0; i < user.length; i++) hash = Math.imul(hash ^ user.charCodeAt(i), 16777619) >>> 0
+  return hash % 2147483647
+}
+
+export const DatabaseEngineLive = Layer.effect(
+  SearchEngine,
+  Effect.gen(function*() {
+    const { sql } = yield* Database
+    const text = sql.onDialectOrElse({ pg: () => postgresTextIndex(sql), orElse: () => sqliteTextIndex(sql) })
+    const json = jsonSql(sql)
+    const vectors = vectorIndex(sql)
+    const sequence = sql.unsafe(`r.${insertionOrder(sql)}`)
+    // A per-user permutation of the insertion order: an affine step, then a square (so different seeds give
+    // different orders, not the same order rotated), all modulo 2^31 - 1 so no product overflows 64 bits.
+    const shuffled = (seed: number) => {
+      const x = sql`((${sequence} * 48271 + ${seed}) % 2147483647)`
+      return sql`((${x} * ${x} + ${seed}) % 2147483647)`
+    }
+
+    const search = Effect.fn("DatabaseEngine.search")(function*(schema: IndexSchema, query: SearchQuery) {
+      const c = clauses(sql, json, query.user)
+      const match = query.text === undefined ? undefined : text.matches(schema, query.text.q, query.text.field)
+      if (query.text !== undefined && match === undefined) return { hits: [], total: 0 } satisfies SearchHits
+      const from = match === undefined ? sql`records r` : sql`records r join (${match}) m on m.record_id = r.id`
+      const where = sql.and([sql`r.dataset_id = ${schema.datasetId}`, ...query.filters.map(c.filter)])
+
+      if (query.vector !== undefined) {
+        // Filters and the text query select the candidates; similarity ranks them (a pre-filter, as on Elasticsearch).
+        const allowed = match === undefined && query.filters.length === 0
+          ? undefined
+          : new Set((yield* sql<{ id: string }>`select r.id from ${from} where ${where}`).map((row) => row.id))
+        const settings = schema.vectorSettings.find((v) => v.id === query.vector?.vectorSettingsId)
+        const matrix = yield* vectors.matrix(query.vector.vectorSettingsId, settings?.dimensions ?? query.vector.value.length)
+        const hits = topK(matrix, query.vector.value, query.limit, {
+          least: query.vector.order === "least_similar",
+          allowed,
+          exclude: query.vector.excludeRecordId
+        })
+        return { hits: yield* decodeHits(hits), total: hits.length } satisfies SearchHits
+      }
+
+      const shuffle = query.sort.length === 0 && query.user !== undefined
+      const order = [
+        ...c.sorts(query.sort),
+        ...(shuffle ? [shuffled(seedOf(query.user ?? ""))] : []),
+        ...(!shuffle && query.sort.length === 0 && match !== undefined ? [sql`m.score desc`] : []),
+        sequence
+      ]
+      const score = match === undefined ? sql`null` : sql`m.score`
+      const [rows, counted] = yield* Effect.all([
+        sql`select r.id, ${score} as score from ${from} where ${where} order by ${sql.csv(order)}
+            limit ${query.limit} offset ${query.offset}`,
+        sql`select count(*) as n from ${from} where ${where}`
+      ])
+      return { hits: yield* decodeHits(rows), total: (yield* decodeCount(counted))[0]?.n ?? 0 } satisfies SearchHits
+    }, Effect.orDie)
+
+    const metadataMetrics = Effect.fn("DatabaseEngine.metadataMetrics")(
+      function*(schema: IndexSchema, property: { readonly name: string; readonly settings: MetadataSettings }) {
+        const inDataset = sql`r.dataset_id = ${schema.datasetId}`
+        if (property.settings.type === "terms") {
+          const each = json.elements("r.metadata", [property.name])
+          const [values, total] = yield* Effect.all([
+            sql<{ term: string; n: number | string }>`select ${each.term} as term, count(*) as n
+                from records r, ${each.from} where ${inDataset}
+                group by 1 order by count(*) desc, 1 limit 16384`,
+            sql<{ n: number | string }>`select count(*) as n from records r where ${inDataset}
+                and ${json.text("r.metadata", [property.name])} is not null`
+          ])
+          return {
+            type: "terms",
+            total: Number(total[0]?.n ?? 0),
+            values: values.map((row) => ({ term: JSON.parse(row.term), count: Number(row.n) }))
+          } satisfies MetadataMetricsResult
+        }
+        const number = json.number("r.metadata", [property.name])
+        const [row] = yield* sql<{ min: number | string | null; max: number | string | null }>`select min(${number}) as min,
+            max(${number}) as max from records r where ${inDataset}`
+        const round = (value: number | string | null | undefined) =>
+          value === null || value === undefined
+            ? null
+            : property.settings.type === "float"
+            ? Math.round(Number(value) * 1e5) / 1e5
+            : Number(value)
+        return { type: property.settings.type, min: round(row?.min), max: round(row?.max) } satisfies MetadataMetricsResult
+      },
+      Effect.orDie
+    )
+
+    return SearchEngine.of({
+      kind: "database",
+      info: Effect.succeed({ engine: "database", dialect: sql.onDialectOrElse({ pg: () => "postgresql", orElse: () => "sqlite" }) }),
+      createIndex: (schema) => text.create(schema),
+      updateMapping: (schema) => text.create(schema),
+      deleteIndex: (datasetId) => Effect.zipRight(text.drop(datasetId), vectors.dropAll),
+      indexRecords: (schema, records) =>
+        Effect.zipRight(
+          text.upsert(schema, records),
+          vectors.drop(new Set(records.flatMap((record) => Object.keys(record.vectors))))
+        ),
+      deleteRecords: (datasetId, ids) => Effect.zipRight(text.remove(datasetId, ids), vectors.dropAll),
+      search,
+      metadataMetrics
+    })
+  })
+)

@@ -1,0 +1,20 @@
+import type { Statement } from "@effect/sql"
+import type { Effect } from "effect"
+import type { DatasetId, RecordId } from "../../../domain/Ids.js"
+import type { IndexedRecord, IndexSchema } from "../Query.js"
+
+/**
+ * Full-text search inside the database: SQLite's FTS5 or PostgreSQL's text search. Everything else the built-in
+ * engine does (filters, sorts, vectors) is the same on both dialects; this is where they differ.
+ */
+export interface TextIndex {
+  readonly create: (schema: IndexSchema) => Effect.Effect<void>
+  readonly drop: (datasetId: DatasetId) => Effect.Effect<void>
+  readonly upsert: (schema: IndexSchema, records: ReadonlyArray<IndexedRecord>) => Effect.Effect<void>
+  readonly remove: (datasetId: DatasetId, ids: ReadonlyArray<RecordId>) => Effect.Effect<void>
+  /**
+   * A subquery of `(record_id, score)` rows for the records matching every term of `q` (in `field` only when
+   * given); a higher score is a better match. `None` when `q` has no searchable term (nothing matches).
+   */
+  readonly matches: (schema: IndexSchema, q: string, field: string | undefined) => Statement.Fragment | undefined
+}

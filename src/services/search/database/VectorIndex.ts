@@ -1,0 +1,61 @@
+/**
+ * The built-in engine's vectors: per vector settings, a matrix loaded from the `vectors` table on first use and
+ * kept in memory (reading 100 000 vectors per query would cost ~300 ms; scanning them in memory ~20 ms). Writes in
+ * this process drop the matrix; other processes' writes are noticed by a cheap check at most every few seconds.
+ */
+import type { SqlClient } from "@effect/sql"
+import { Clock, Effect } from "effect"
+import type { VectorSettingsId } from "../../../domain/Ids.js"
+import { normalise, type VectorMatrix } from "./vectorMath.js"
+
+const RECHECK_MILLIS = 5_000
+
+interface Entry {
+  readonly matrix: VectorMatrix
+  readonly stamp: string
+  checkedAt: number
+}
+
+export const vectorIndex = (sql: SqlClient.SqlClient) => {
+  const entries = new Map<string, Entry>()
+
+  const stampOf = (settingsId: VectorSettingsId) =>
+    Effect.map(
+      sql<{ n: number | string; latest: unknown }>`select count(*) as n, max(updated_at) as latest from vectors
+        where vector_settings_id = ${settingsId}`,
+      (rows) => JSON.stringify(rows[0] ?? null)
+    )
+
+  const load = (settingsId: VectorSettingsId, dimensions: number) =>
+    Effect.gen(function*() {
+      const stamp = yield* stampOf(settingsId)
+      const rows = yield* sql<{ record_id: string; value: Uint8Array }>`select record_id, value from vectors
+        where vector_settings_id = ${settingsId}`
+      const data = new Float32Array(rows.length * dimensions)
+      const ids = rows.map((row, i) => {
+        normalise(new Float64Array(new Uint8Array(row.value).buffer), data, i * dimensions)
+        return row.record_id
+      })
+      const entry: Entry = { matrix: { ids, dimensions, data }, stamp, checkedAt: yield* Clock.currentTimeMillis }
+      entries.set(settingsId, entry)
+      return entry.matrix
+    })
+
+  /** The matrix for these settings, reloaded when it was dropped or another process changed the vectors. */
+  const matrix = (settingsId: VectorSettingsId, dimensions: number) =>
+    Effect.gen(function*() {
+      const entry = entries.get(settingsId)
+      if (entry === undefined) return yield* load(settingsId, dimensions)
+      const now = yield* Clock.currentTimeMillis
+      if (now - entry.checkedAt < RECHECK_MILLIS) return entry.matrix
+      entry.checkedAt = now
+      return (yield* stampOf(settingsId)) === entry.stamp ? entry.matrix : yield* load(settingsId, dimensions)
+    }).pipe(Effect.orDie)
+
+  const drop = (settingsIds: Iterable<string>) =>
+    Effect.sync(() => {
+      for (const id of settingsIds) entries.delete(id)
+    })
+
+  return { matrix, drop, dropAll: Effect.sync(() => entries.clear()) } as const
+}

@@ -1,0 +1,79 @@
+/**
+ * Reading values out of JSON columns, on both dialects: SQLite's json1 functions, PostgreSQL's jsonb operators.
+ * Paths are made of names the API has already validated (`[a-z0-9_-]`), so they can be spelled into the SQL.
+ */
+import type { SqlClient, Statement } from "@effect/sql"
+import type { TermValue } from "../Query.js"
+
+type Fragment = Statement.Fragment
+
+export interface JsonSql {
+  /** The value at `path` as a number, or null when it is not a number. */
+  readonly number: (column: string, path: ReadonlyArray<string>) => Fragment
+  /** The value at `path` as text (numbers and booleans as their JSON text). */
+  readonly text: (column: string, path: ReadonlyArray<string>) => Fragment
+  /** True when the value at `path` — or, when it is an array, one of its elements — is one of `values`. */
+  readonly containsAny: (column: string, path: ReadonlyArray<string>, values: ReadonlyArray<TermValue>) => Fragment
+  /** True when the value at `path` — or one of its elements — is a number within the bounds. */
+  readonly numberBetween: (
+    column: string,
+    path: ReadonlyArray<string>,
+    ge: number | undefined,
+    le: number | undefined
+  ) => Fragment
+  /**
+   * Each value at `path` (each element of an array): a table function to join (`from … , <from>`) and the JSON text
+   * of the current value (`term`).
+   */
+  readonly elements: (column: string, path: ReadonlyArray<string>) => { readonly from: Fragment; readonly term: Fragment }
+}
+
+const sqlitePath = (path: ReadonlyArray<string>) => `'$${path.map((key) => `."${key}"`).join("")}'`
+const pgPath = (path: ReadonlyArray<string>) => `'{${path.join(",")}}'`
+
+export const jsonSql = (sql: SqlClient.SqlClient): JsonSql =>
+  sql.onDialectOrElse({
+    pg: (): JsonSql => {
+      const at = (column: string, path: ReadonlyArray<string>) => `(${column} #> ${pgPath(path)})`
+      const elements = (column: string, path: ReadonlyArray<string>) =>
+        `jsonb_array_elements(case jsonb_typeof(${at(column, path)}) when 'array' then ${at(column, path)} ` +
+        `else jsonb_build_array(${at(column, path)}) end)`
+      return {
+        number: (column, path) =>
+          sql.unsafe(`(case jsonb_typeof(${at(column, path)}) when 'number' then (${column} #>> ${pgPath(path)})::numeric end)`),
+        text: (column, path) => sql.unsafe(`(${column} #>> ${pgPath(path)})`),
+        containsAny: (column, path, values) =>
+          sql`(${sql.unsafe(at(column, path))} @> any(${sql.unsafe("array[")}${
+            sql.csv(values.map((value) => sql`${JSON.stringify(value)}::jsonb`))
+          }${sql.unsafe("])")})`,
+        numberBetween: (column, path, ge, le) =>
+          sql`exists (select 1 from ${sql.unsafe(elements(column, path))} e where jsonb_typeof(e) = 'number'
+                ${ge === undefined ? sql`` : sql`and (e #>> '{}')::numeric >= ${ge}`}
+                ${le === undefined ? sql`` : sql`and (e #>> '{}')::numeric <= ${le}`})`,
+        elements: (column, path) => ({ from: sql.unsafe(`${elements(column, path)} e`), term: sql.unsafe("e::text") })
+      }
+    },
+    orElse: (): JsonSql => {
+      const each = (column: string, path: ReadonlyArray<string>) => `json_each(${column}, ${sqlitePath(path)})`
+      // json_each over a scalar yields that scalar, over an array its elements: one query for both shapes.
+      const bind = (value: TermValue) => (typeof value === "boolean" ? (value ? 1 : 0) : value)
+      return {
+        number: (column, path) =>
+          sql.unsafe(
+            `(case when json_type(${column}, ${sqlitePath(path)}) in ('integer', 'real') ` +
+              `then json_extract(${column}, ${sqlitePath(path)}) end)`
+          ),
+        text: (column, path) => sql.unsafe(`json_extract(${column}, ${sqlitePath(path)})`),
+        containsAny: (column, path, values) =>
+          sql`exists (select 1 from ${sql.unsafe(each(column, path))} j where j.value in ${sql.in(values.map(bind))})`,
+        numberBetween: (column, path, ge, le) =>
+          sql`exists (select 1 from ${sql.unsafe(each(column, path))} j where j.type in ('integer', 'real')
+                ${ge === undefined ? sql`` : sql`and j.value >= ${ge}`}
+                ${le === undefined ? sql`` : sql`and j.value <= ${le}`})`,
+        elements: (column, path) => ({
+          from: sql.unsafe(`${each(column, path)} j`),
+          term: sql.unsafe("case j.type when 'true' then 'true' when 'false' then 'false' else json_quote(j.value) end")
+        })
+      }
+    }
+  })

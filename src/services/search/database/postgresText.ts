@@ -1,0 +1,39 @@
+/**
+ * PostgreSQL: `record_texts` holds one `tsvector` per record field (GIN-indexed), built with the language-neutral
+ * `simple` configuration, as Elasticsearch's standard analyzer does not stem either.
+ */
+import type { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { RecordId } from "../../../domain/Ids.js"
+import { searchableTexts } from "./texts.js"
+import type { TextIndex } from "./TextIndex.js"
+
+export const postgresTextIndex = (sql: SqlClient.SqlClient): TextIndex => {
+  const remove = (ids: ReadonlyArray<RecordId>) =>
+    ids.length === 0 ? Effect.void : sql`delete from record_texts where ${sql.in("record_id", ids)}`.pipe(Effect.asVoid, Effect.orDie)
+  return {
+    create: () => Effect.void,
+    drop: (datasetId) => sql`delete from record_texts where dataset_id = ${datasetId}`.pipe(Effect.asVoid, Effect.orDie),
+    upsert: (schema, records) =>
+      Effect.gen(function*() {
+        yield* remove(records.map((r) => r.id))
+        const rows = records.flatMap((record) =>
+          searchableTexts(schema, record).map(({ field, text }) => ({ record: record.id, field, text }))
+        )
+        if (rows.length === 0) return
+        const values = rows.map(({ field, record, text }) =>
+          sql`(${record}, ${schema.datasetId}, ${field}, to_tsvector('simple', ${text}))`
+        )
+        yield* sql`insert into record_texts (record_id, dataset_id, field, tsv) values ${sql.csv(values)}`
+      }).pipe(Effect.orDie),
+    remove: (_, ids) => remove(ids),
+    matches: (schema, q, field) => {
+      if (q.trim() === "") return undefined
+      return sql`select t.record_id, max(ts_rank(t.tsv, query)) as score
+                 from record_texts t, plainto_tsquery('simple', ${q}) query
+                 where t.dataset_id = ${schema.datasetId} and t.tsv @@ query
+                 ${field === undefined ? sql`` : sql`and t.field = ${field}`}
+                 group by t.record_id`
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * SQLite: one contentless FTS5 table per published dataset (`fts_<dataset id>`), a column per field, one row per
+ * record keyed by the record's rowid. Contentless: the text is already in `records`; the index stores only what it
+ * needs to find it.
+ */
+import type { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import type { DatasetId, RecordId } from "../../../domain/Ids.js"
+import type { IndexSchema } from "../Query.js"
+import { queryTerms, searchableTexts } from "./texts.js"
+import type { TextIndex } from "./TextIndex.js"
+
+const table = (datasetId: DatasetId) => `fts_${datasetId.replaceAll("-", "")}`
+/** Columns are named by position: field names may contain characters FTS5 query syntax does not accept. */
+const column = (schema: IndexSchema, field: string) => `c${schema.fields.findIndex((f) => f.name === field)}`
+
+export const sqliteTextIndex = (sql: SqlClient.SqlClient): TextIndex => {
+  const ddl = (schema: IndexSchema) => {
+    const columns = schema.fields.map((_, i) => `c${i}`).join(", ") || "c0"
+    return `create virtual table if not exists ${table(schema.datasetId)} using fts5(${columns}, content='', ` +
+      `contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`
+  }
+  const remove = (datasetId: DatasetId, ids: ReadonlyArray<RecordId>) =>
+    ids.length === 0
+      ? Effect.void
+      : sql`delete from ${sql(table(datasetId))} where rowid in (select rowid from records where ${sql.in("id", ids)})`
+        .pipe(Effect.asVoid, Effect.orDie)
+  return {
+    create: (schema) => sql.unsafe(ddl(schema)).pipe(Effect.asVoid, Effect.orDie),
+    drop: (datasetId) => sql.unsafe(`drop table if exists ${table(datasetId)}`).pipe(Effect.asVoid, Effect.orDie),
+    upsert: (schema, records) =>
+      Effect.gen(function*() {
+        if (records.length === 0) return
+        yield* sql.unsafe(ddl(schema))
+        yield* remove(schema.datasetId, records.map((r) => r.id))
+        const rows = records.map((record) => {
+          const texts = searchableTexts(schema, record)
+          return [record.id, ...schema.fields.map((f) => texts.find((t) => t.field === f.name)?.text ?? null)]
+        })
+        const width = Math.max(1, schema.fields.length)
+        const names = ["rowid", ...Array.from({ length: width }, (_, i) => `c${i}`)].join(", ")
+        const tuple = `((select rowid from records where id = ?), ${Array(width).fill("?").join(", ")})`
+        const padded = rows.map((row) => row.length === 1 ? [...row, null] : row)
+        yield* sql.unsafe(
+          `insert into ${table(schema.datasetId)} (${names}) values ${padded.map(() => tuple).join(", ")}`,
+          padded.flat()
+        )
+      }).pipe(Effect.orDie),
+    remove,
+    matches: (schema, q, field) => {
+      const terms = queryTerms(q)
+      if (terms.length === 0) return undefined
+      const phrase = terms.map((term) => `"${term.replaceAll("\"", "\"\"")}"`).join(" ")
+      const match = field === undefined ? phrase : `{${column(schema, field)}} : (${phrase})`
+      const fts = sql(table(schema.datasetId))
+      return sql`select r.id as record_id, -bm25(${fts}) as score from ${fts} join records r on r.rowid = ${fts}.rowid
+                 where ${fts} match ${match}`
+    }
+  }
+}
