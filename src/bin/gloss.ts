@@ -3,7 +3,12 @@
 import { Command } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, Option } from "effect"
+import { dbCommand } from "../cli/DbCommand.js"
 import { deployCommand } from "../cli/DeployCommand.js"
+import { recordsCommand } from "../cli/RecordsCommand.js"
+import { searchCommand } from "../cli/SearchCommand.js"
+import { usersCommand } from "../cli/UsersCommand.js"
+import { workspacesCommand } from "../cli/WorkspacesCommand.js"
 import { failureMessage } from "../cli/failureMessage.js"
 import { serverCommand } from "../cli/ServerCommand.js"
 import { workerCommand } from "../cli/WorkerCommand.js"
@@ -13,7 +18,16 @@ import { VERSION } from "../version.js"
 
 const gloss = Command.make("gloss").pipe(
   Command.withDescription("Gloss: an annotation server with a REST API and a typed TypeScript client"),
-  Command.withSubcommands([serverCommand, workerCommand, deployCommand])
+  Command.withSubcommands([
+    serverCommand,
+    workerCommand,
+    dbCommand,
+    usersCommand,
+    workspacesCommand,
+    searchCommand,
+    recordsCommand,
+    deployCommand
+  ])
 )
 
 const run = Command.run(gloss, { name: "gloss", version: VERSION })
