@@ -16,6 +16,7 @@ import { SearchIndex } from "./services/search/SearchIndex.js"
 import { runMigrations } from "./services/database/migrations.js"
 import { Users } from "./services/users/Users.js"
 import { Workspaces } from "./services/workspaces/Workspaces.js"
+import { TracingLive } from "./Tracing.js"
 
 /** Migrations and the owner bootstrap, done before the server accepts requests. */
 export const PrepareLive = Layer.effectDiscard(
@@ -35,7 +36,8 @@ export const ServerLive = Layer.merge(HttpLive, ServerJobWorkersLive).pipe(
   Layer.provide(PrepareLive),
   Layer.provide(SearchEngineLive),
   Layer.provide(Database.Default),
-  Layer.provideMerge(SqlLive)
+  Layer.provideMerge(SqlLive),
+  Layer.provide(TracingLive)
 )
 
 export const NodeServerLive = Layer.unwrapEffect(Effect.map(GlossConfig, ({ server }) =>

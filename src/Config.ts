@@ -164,6 +164,12 @@ const config = Effect.gen(function*() {
       authorName: V.optionalString("SPACE_AUTHOR_NAME"),
       persistentStorageEnabled: V.boolean("PERSISTANT_STORAGE_ENABLED", false)
     }),
+    tracing: Config.all({
+      endpoint: V.parseWith("OTEL_EXPORTER_OTLP_ENDPOINT", V.httpUrl),
+      tracesEndpoint: V.parseWith("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", V.httpUrl),
+      serviceName: V.string("OTEL_SERVICE_NAME", "gloss"),
+      exportDelayMillis: V.integer("OTEL_BSP_SCHEDULE_DELAY", 5000, { min: 10, max: 600_000 })
+    }),
     container: Config.all({
       reindexDatasets: V.boolean("REINDEX_DATASETS", false),
       appModule: V.optionalString("GLOSS_APP_MODULE")
@@ -208,6 +214,12 @@ const config = Effect.gen(function*() {
       offline: values.hub.offline
     },
     space,
+    // Spans are exported only when an OTLP endpoint is configured (OpenTelemetry's own variable names).
+    tracing: Option.map(
+      Option.orElse(values.tracing.tracesEndpoint, () =>
+        Option.map(values.tracing.endpoint, (url) => new URL(`${url.href.replace(/\/$/, "")}/v1/traces`))),
+      (url) => ({ url: url.href, serviceName: values.tracing.serviceName, exportDelayMillis: values.tracing.exportDelayMillis })
+    ),
     container: values.container
   }
 })

@@ -7,6 +7,7 @@ import { InternalServerError, PayloadTooLarge, ServiceUnavailable, ValidationErr
 import { AuthGroup } from "./groups/Auth.js"
 import { DatasetsGroup } from "./groups/Datasets.js"
 import { FieldsGroup, MetadataPropertiesGroup, QuestionsGroup, VectorSettingsGroup } from "./groups/DatasetSettings.js"
+import { HealthGroup } from "./groups/Health.js"
 import { InfoGroup } from "./groups/Info.js"
 import { JobsGroup } from "./groups/Jobs.js"
 import { MeGroup } from "./groups/Me.js"
@@ -20,6 +21,7 @@ import { WorkspacesGroup } from "./groups/Workspaces.js"
 
 export class Api extends HttpApi.make("gloss")
   .add(InfoGroup)
+  .add(HealthGroup)
   .add(AuthGroup)
   .add(MeGroup)
   .add(UsersGroup)

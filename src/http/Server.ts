@@ -11,7 +11,7 @@ import {
   HttpServerResponse,
   OpenApi
 } from "@effect/platform"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { GlossConfig } from "../Config.js"
 import { Api } from "./Api.js"
 import { AuthenticationLive } from "./AuthenticationLive.js"
@@ -19,6 +19,7 @@ import { ErrorResponsesLive } from "./ErrorResponses.js"
 import { AuthLive } from "./handlers/Auth.js"
 import { DatasetsLive } from "./handlers/Datasets.js"
 import { FieldsLive, MetadataPropertiesLive, QuestionsLive, VectorSettingsLive } from "./handlers/DatasetSettings.js"
+import { HealthLive } from "./handlers/Health.js"
 import { InfoLive } from "./handlers/Info.js"
 import { JobsLive } from "./handlers/Jobs.js"
 import { MeLive } from "./handlers/Me.js"
@@ -36,6 +37,7 @@ import { Workspaces } from "../services/workspaces/Workspaces.js"
 
 const GroupsLive = Layer.mergeAll(
   InfoLive,
+  HealthLive,
   AuthLive,
   MeLive,
   UsersLive,
@@ -92,6 +94,6 @@ export const HttpLive = Layer.unwrapEffect(Effect.gen(function*() {
     Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]),
     Layer.provide(ApiLive),
     // Per-request tracing spans cost ~20% of throughput; they are only worth it when someone collects them.
-    HttpMiddleware.withTracerDisabledWhen(() => true)
+    HttpMiddleware.withTracerDisabledWhen(() => Option.isNone(config.tracing))
   )
 }))

@@ -1,0 +1,80 @@
+import { createServer, type Server } from "node:http"
+import { describe, expect, it, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { GlossConfig } from "../../src/Config.js"
+import { TracingLive } from "../../src/Tracing.js"
+import { ownerClient, TestServerLive } from "../support/server.js"
+
+interface Collector {
+  readonly url: string
+  readonly spanNames: () => ReadonlyArray<string>
+  readonly requests: () => number
+}
+
+/** An OTLP/HTTP collector on loopback that keeps the names of the spans it receives. */
+const collector = (): Promise<Collector & { readonly server: Server }> =>
+  new Promise((resolve) => {
+    const names: Array<string> = []
+    let requests = 0
+    const server = createServer((request, response) => {
+      let body = ""
+      request.on("data", (chunk: Buffer) => (body += chunk.toString()))
+      request.on("end", () => {
+        requests++
+        const payload = JSON.parse(body) as {
+          resourceSpans?: Array<{ scopeSpans?: Array<{ spans?: Array<{ name: string }> }> }>
+        }
+        for (const resource of payload.resourceSpans ?? []) {
+          for (const scope of resource.scopeSpans ?? []) for (const span of scope.spans ?? []) names.push(span.name)
+        }
+        response.writeHead(200, { "content-type": "application/json" }).end("{}")
+      })
+    })
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      resolve({ server, url: `http://127.0.0.1:${port}`, spanNames: () => names, requests: () => requests })
+    })
+  })
+
+const waitFor = (check: () => boolean) =>
+  Effect.promise(async () => {
+    const until = Date.now() + 15_000
+    while (!check() && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+  })
+
+const traced = await collector()
+const quiet = await collector()
+
+describe("tracing", () => {
+  layer(
+    TestServerLive("sqlite", { OTEL_EXPORTER_OTLP_ENDPOINT: traced.url, OTEL_BSP_SCHEDULE_DELAY: "100" }),
+    { excludeTestServices: true, timeout: 60_000 }
+  )("with OTEL_EXPORTER_OTLP_ENDPOINT", (it) => {
+    it.effect("requests, service methods and SQL statements are exported as spans", () =>
+      Effect.gen(function*() {
+        const owner = yield* ownerClient
+        yield* owner.workspaces.create({ payload: { name: "traced" } })
+        yield* owner.users.list()
+        yield* waitFor(() => traced.spanNames().includes("Workspaces.create") && traced.spanNames().includes("Users.list"))
+        const names = traced.spanNames()
+        expect(names).toContain("Workspaces.create")
+        expect(names).toContain("Users.list")
+        expect(names.some((name) => name.startsWith("http.server"))).toBe(true)
+        expect(names).toContain("sql.execute")
+      }))
+  })
+
+  it.effect("without an endpoint the tracer stays Effect's own in-process one: nothing is exported", () =>
+    Effect.gen(function*() {
+      const standard = yield* Effect.tracer
+      const unset = yield* Effect.tracer.pipe(Effect.provide(TracingLive), Effect.provide(GlossConfig.fromRecord({})))
+      expect(unset).toBe(standard)
+      const set = yield* Effect.tracer.pipe(
+        Effect.provide(TracingLive),
+        Effect.provide(GlossConfig.fromRecord({ OTEL_EXPORTER_OTLP_ENDPOINT: quiet.url }))
+      )
+      expect(set).not.toBe(standard)
+      expect(quiet.requests()).toBe(0)
+    }).pipe(Effect.scoped))
+})
