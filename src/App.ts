@@ -16,6 +16,7 @@ import { SearchIndex } from "./services/search/SearchIndex.js"
 import { runMigrations } from "./services/database/migrations.js"
 import { Users } from "./services/users/Users.js"
 import { Workspaces } from "./services/workspaces/Workspaces.js"
+import { Telemetry } from "./services/Telemetry.js"
 import { TracingLive } from "./Tracing.js"
 
 /** Migrations and the owner bootstrap, done before the server accepts requests. */
@@ -24,12 +25,13 @@ export const PrepareLive = Layer.effectDiscard(
     const applied = yield* runMigrations
     if (applied.length > 0) yield* Effect.logInfo(`Applied ${applied.length} database migration(s)`)
     yield* ensureOwner
+    yield* (yield* Telemetry).track("server/start")
     if ((yield* GlossConfig).container.reindexDatasets) {
       const counts = yield* (yield* SearchIndex).reindex()
       yield* Effect.logInfo(`REINDEX_DATASETS: rebuilt the search index of ${counts.length} dataset(s)`)
     }
   })
-).pipe(Layer.provide([Users.Default, Workspaces.Default, SearchIndex.Default]))
+).pipe(Layer.provide([Users.Default, Workspaces.Default, SearchIndex.Default, Telemetry.Default]))
 
 /** Everything but the socket: tests provide their own `HttpServer` on a random port. */
 export const ServerLive = Layer.merge(HttpLive, ServerJobWorkersLive).pipe(

@@ -34,6 +34,8 @@ export const TestServerLive = (dialect: Dialect, env: Record<string, string> = {
       API_KEY: OWNER.apiKey,
       GLOSS_AUTH_SECRET_KEY: AUTH_SECRET,
       GLOSS_LOG_LEVEL: "error",
+      // Test servers never talk to the real Hub (the telemetry tests turn it back on against a fake one).
+      HF_HUB_DISABLE_TELEMETRY: "1",
       ...database.env,
       ...env
     })))
