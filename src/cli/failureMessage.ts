@@ -11,6 +11,7 @@ const describe = (error: unknown, heading: string): string => {
       const cause = tagged.cause instanceof Error ? `: ${tagged.cause.message}` : ""
       return `${heading}: the database is unreachable (${String(tagged.message)}${cause}). Check GLOSS_DATABASE_URL.`
     }
+    if (tagged._tag === "EngineUnavailable") return `${heading}: ${String(tagged.message)}`
     if (tagged._tag === "MigrationError") return `${heading}: a database migration failed: ${String(tagged.message)}`
     // The API's errors (NotFound, Conflict, …) carry their explanation in `detail`.
     if ("detail" in error && typeof error.detail === "string") return `${heading}: ${error.detail}`

@@ -49,6 +49,10 @@ const explainDefect = (defect: unknown): Option.Option<PayloadTooLarge | Validat
         })
     )
   }
+  // The search cluster stopped answering after start-up (the official clients' own error names).
+  if (defect instanceof Error && ["ConnectionError", "TimeoutError", "NoLivingConnectionsError"].includes(defect.name)) {
+    return Option.some(new ServiceUnavailable({ detail: "The search engine is not answering; try again" }))
+  }
   if (defect instanceof DatabaseLocked || isBusy(defect)) {
     const detail = defect instanceof DatabaseLocked
       ? `${defect.message}; try again`

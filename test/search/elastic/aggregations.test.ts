@@ -9,18 +9,14 @@ const property = (name: string) => {
 }
 
 describe("metadata metrics requests", () => {
-  it("terms: the number of values and a bucket per term, as many as the declared values", () => {
+  it("terms: how many records have a value, and a bucket per term (at most 16 384)", () => {
     expect(metricsBody(property("source"))).toEqual({
       size: 0,
       aggs: {
-        total: { value_count: { field: "metadata.source" } },
-        values: { terms: { field: "metadata.source", size: 3 } }
+        total: { filter: { exists: { field: "metadata.source" } } },
+        values: { terms: { field: "metadata.source", size: 16_384 } }
       }
     })
-  })
-
-  it("terms without declared values: at most 16 384 buckets", () => {
-    expect(metricsBody(property("tags"))).toMatchObject({ aggs: { values: { terms: { size: 16_384 } } } })
   })
 
   it("integer and float: their bounds", () => {
@@ -32,7 +28,7 @@ describe("metadata metrics requests", () => {
 describe("metadata metrics results", () => {
   it("terms: total and counts per term", () => {
     const aggregations = {
-      total: { value: 5 },
+      total: { doc_count: 5 },
       values: { buckets: [{ key: "web", doc_count: 3 }, { key: "book", doc_count: 2 }] }
     }
     expect(metricsResult(property("source"), aggregations)).toEqual({

@@ -60,6 +60,15 @@ describe("sorts", () => {
   })
 })
 
+describe("scores", () => {
+  it("a text search sorted by something else still tracks scores", () => {
+    const q = query({ text: { q: "fox" }, sort: [{ scope: scopes.length, order: "asc" }] })
+    expect(body(q)).toMatchObject({ track_scores: true })
+    expect(body(query({ sort: [{ scope: scopes.length, order: "asc" }] }))).not.toHaveProperty("track_scores")
+    expect(body(query({ text: { q: "fox" } }))).not.toHaveProperty("track_scores")
+  })
+})
+
 describe("paging", () => {
   it("offset and limit are from and size; the total is exact", () => {
     expect(body(query({ offset: 200, limit: 25 }))).toMatchObject({ from: 200, size: 25, track_total_hits: true })

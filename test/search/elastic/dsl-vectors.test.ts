@@ -75,18 +75,27 @@ describe("OpenSearch similarity search", () => {
   it("the text query, filters and the reference record's exclusion apply after the k-NN step (post_filter)", () => {
     const q = query({ ...filtered, vector: vector({ excludeRecordId: RECORD }), limit: 10 })
     expect(searchBody(schema, q, "opensearch")).toEqual({
-      query: { knn: { [FIELD]: { vector: [0.5, -0.25, 0], k: 11 } } },
+      query: { knn: { [FIELD]: { vector: [0.5, -0.25, 0], k: 500 } } },
       post_filter: { bool: { filter: [textClause, sourceClause], must_not: [notTheRecord] } },
       size: 10,
       ...idsOnly
     })
   })
 
-  it("filters without a reference record keep k = limit", () => {
-    const q = query({ ...filtered, vector: vector(), limit: 10 })
-    expect(searchBody(schema, q, "opensearch")).toMatchObject({
-      query: { knn: { [FIELD]: { k: 10 } } },
-      post_filter: { bool: { filter: [textClause, sourceClause] } }
+  it("filtered, k is Elasticsearch's candidate pool, so that the post-filter rarely leaves fewer than limit", () => {
+    for (const [limit, k] of [[10, 500], [150, 150], [1000, 2000]] as const) {
+      const body = searchBody(schema, query({ ...filtered, vector: vector(), limit }), "opensearch")
+      expect(body).toMatchObject({ query: { knn: { [FIELD]: { k } } }, size: limit })
+    }
+  })
+
+  it("excluding the reference record without filters asks for one more neighbour", () => {
+    const q = query({ vector: vector({ excludeRecordId: RECORD }), limit: 10 })
+    expect(searchBody(schema, q, "opensearch")).toEqual({
+      query: { knn: { [FIELD]: { vector: [0.5, -0.25, 0], k: 11 } } },
+      post_filter: { bool: { must_not: [notTheRecord] } },
+      size: 10,
+      ...idsOnly
     })
   })
 })

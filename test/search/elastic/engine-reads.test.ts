@@ -67,7 +67,7 @@ for (const setup of FLAVORS) {
           body: {
             hits: { total: { value: 4, relation: "eq" }, hits: [] },
             aggregations: {
-              total: { value: 4 },
+              total: { doc_count: 4 },
               values: { doc_count_error_upper_bound: 0, sum_other_doc_count: 0, buckets: [
                 { key: "web", doc_count: 3 },
                 { key: "news", doc_count: 1 }

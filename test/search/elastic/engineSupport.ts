@@ -2,6 +2,7 @@
 import { Effect, Layer, Logger, LogLevel, Schedule } from "effect"
 import { GlossConfig } from "../../../src/Config.js"
 import { elasticsearchEngine, openSearchEngine } from "../../../src/services/search/elastic/engine.js"
+import type { EngineUnavailable } from "../../../src/services/search/elastic/errors.js"
 import type { Flavor } from "../../../src/services/search/elastic/json.js"
 import { SearchEngine, type SearchEngineShape } from "../../../src/services/search/SearchEngine.js"
 import { elasticsearchRoot, type FakeCluster, fakeCluster, openSearchRoot, type Recorded, type Reply } from "./fakeCluster.js"
@@ -24,7 +25,7 @@ export interface FlavorSetup {
   readonly layer: (
     cluster: FakeCluster,
     retry?: Schedule.Schedule<unknown, unknown>
-  ) => Layer.Layer<SearchEngine, unknown, GlossConfig>
+  ) => Layer.Layer<SearchEngine, EngineUnavailable, GlossConfig>
 }
 
 export const FLAVORS: ReadonlyArray<FlavorSetup> = [

@@ -45,6 +45,8 @@ export const searchBody = (schema: IndexSchema, query: SearchQuery, flavor: Flav
   return {
     query: sort === null && query.user !== undefined ? shuffledFor(query.user, base) : base,
     sort: sort ?? RELEVANCE,
+    // Sorted by something else, a text search still reports how well each record matched.
+    ...(sort !== null && query.text !== undefined ? { track_scores: true } : {}),
     from: query.offset,
     size: query.limit,
     ...common

@@ -45,7 +45,12 @@ const isTransient = (error: unknown): boolean => {
   return error instanceof Error && ["ConnectionError", "TimeoutError", "NoLivingConnectionsError"].includes(error.name)
 }
 
-const startupCheck = (flavor: Flavor, transport: EngineTransport, url: URL, retry: Schedule.Schedule<unknown, unknown>) => {
+const startupCheck = (
+  flavor: Flavor,
+  transport: EngineTransport,
+  url: URL,
+  retry: Schedule.Schedule<unknown, unknown>
+) => {
   const engine = ENGINE_NAME[flavor]
   const secrets = [decodeURIComponent(url.password), url.password]
   const failure = (error: unknown): EngineUnavailable => {
@@ -56,7 +61,7 @@ const startupCheck = (flavor: Flavor, transport: EngineTransport, url: URL, retr
     if (status === undefined) return EngineUnavailable.unreachable(engine, url.host, error, secrets)
     return EngineUnavailable.unusable(engine, url.host, `answers HTTP ${status} to GET /`, error)
   }
-  return transport.send({ method: "GET", path: "/" }).pipe(
+  return transport.send({ method: "GET", path: "/", maxRetries: 0 }).pipe(
     Effect.tapError((error) =>
       isTransient(error)
         ? Effect.logWarning(`${engine} at ${url.host} ${failure(error).problem}; waiting for it`)

@@ -11,8 +11,18 @@ import { metricsBody, metricsResult } from "./dsl/aggregations.js"
 import { searchBody } from "./dsl.js"
 import type { Flavor } from "./json.js"
 import { createIndexBody, indexName, type IndexSizing, type MappedNames, mappingAdditions } from "./mapping.js"
-import { BulkResponse, decode, ErrorBody, MappingResponse, MetricsResponse, RootDocument, toSearchHits } from "./responses.js"
+import {
+  BulkResponse,
+  decode,
+  ErrorBody,
+  MappingResponse,
+  MetricsResponse,
+  RootDocument,
+  toSearchHits
+} from "./responses.js"
 import type { EngineRequest, EngineTransport } from "./transport.js"
+
+type Records = ReadonlyArray<IndexedRecord>
 
 /** Documents per `_bulk` request. */
 export const BULK_CHUNK = 500
@@ -85,12 +95,12 @@ export const makeEngine = (flavor: Flavor, transport: EngineTransport, sizing: I
     deleteIndex: Effect.fn(span("deleteIndex"))(function*(datasetId: DatasetId) {
       yield* send({ method: "DELETE", path: `/${indexName(datasetId)}`, ignore: [404] })
     }),
-    indexRecords: Effect.fn(span("indexRecords"))(function*(schema: IndexSchema, records: ReadonlyArray<IndexedRecord>) {
-      yield* Effect.forEach(Arr.chunksOf(records, BULK_CHUNK), (chunk) =>
-        bulk(
-          schema.datasetId,
-          chunk.flatMap((record) => [{ index: { _id: record.id } }, toDocument(schema, record)])
-        ), { discard: true })
+    indexRecords: Effect.fn(span("indexRecords"))(function*(schema: IndexSchema, records: Records) {
+      const lines = (chunk: Records) =>
+        chunk.flatMap((record) => [{ index: { _id: record.id } }, toDocument(schema, record)])
+      yield* Effect.forEach(Arr.chunksOf(records, BULK_CHUNK), (chunk) => bulk(schema.datasetId, lines(chunk)), {
+        discard: true
+      })
     }),
     deleteRecords: Effect.fn(span("deleteRecords"))(function*(datasetId: DatasetId, ids: ReadonlyArray<RecordId>) {
       yield* Effect.forEach(Arr.chunksOf(ids, BULK_CHUNK), (chunk) =>

@@ -22,7 +22,7 @@ const SearchResponse = Schema.Struct({
 
 export const MetricsResponse = Schema.Struct({
   aggregations: Schema.Struct({
-    total: Schema.optional(Schema.Struct({ value: Num })),
+    total: Schema.optional(Schema.Struct({ doc_count: Num })),
     values: Schema.optional(Schema.Struct({
       buckets: Schema.Array(Schema.Struct({ key: Schema.Unknown, doc_count: Num }))
     })),

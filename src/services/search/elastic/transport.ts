@@ -18,6 +18,8 @@ export interface EngineRequest {
   readonly bulkBody?: ReadonlyArray<Document>
   /** Statuses answered as responses rather than failures. */
   readonly ignore?: ReadonlyArray<number>
+  /** The client's own retries (3 by default); the start-up check retries on its own schedule instead. */
+  readonly maxRetries?: number
 }
 
 export interface EngineResponse {
@@ -52,6 +54,11 @@ const closing = (close: () => Promise<unknown>): Effect.Effect<void> =>
     Effect.asVoid
   )
 
+const options = (request: EngineRequest) => ({
+  ignore: [...(request.ignore ?? [])],
+  ...(request.maxRetries === undefined ? {} : { maxRetries: request.maxRetries })
+})
+
 const params = (request: EngineRequest) => ({
   method: request.method,
   path: request.path,
@@ -70,7 +77,7 @@ export const elasticsearchTransport = (settings: ClientSettings<typeof BaseConne
     send: (request) =>
       Effect.tryPromise({
         try: (signal) =>
-          client.transport.request(params(request), { meta: true, ignore: [...(request.ignore ?? [])], signal }),
+          client.transport.request(params(request), { ...options(request), meta: true, signal }),
         catch: (error) => error
       }).pipe(Effect.map((result) => ({ statusCode: result.statusCode, body: result.body }))),
     close: closing(() => client.close())
@@ -87,7 +94,7 @@ export const openSearchTransport = (settings: ClientSettings<typeof OpenSearchCo
     send: (request) =>
       Effect.tryPromise({
         try: (signal) => {
-          const pending = client.transport.request(params(request), { ignore: [...(request.ignore ?? [])] })
+          const pending = client.transport.request(params(request), options(request))
           signal.addEventListener("abort", () => pending.abort())
           return pending
         },

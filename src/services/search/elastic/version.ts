@@ -4,7 +4,10 @@ import { type EngineName, EngineUnavailable } from "./errors.js"
 import type { Flavor } from "./json.js"
 
 export const MINIMUM_VERSION: Readonly<Record<Flavor, string>> = { elasticsearch: "8.5.0", opensearch: "2.4.0" }
-export const ENGINE_NAME: Readonly<Record<Flavor, EngineName>> = { elasticsearch: "Elasticsearch", opensearch: "OpenSearch" }
+export const ENGINE_NAME: Readonly<Record<Flavor, EngineName>> = {
+  elasticsearch: "Elasticsearch",
+  opensearch: "OpenSearch"
+}
 
 /** `8.11.3`, `2.4.0-SNAPSHOT` → [8, 11, 3]; null when it is not a version number. */
 const parts = (version: string): ReadonlyArray<number> | null => {

@@ -1,7 +1,7 @@
 /**
- * Metadata metrics: for a terms property, how many values and the count of each (at most 16 384 distinct terms);
- * for a number property, its lowest and highest value. Floats are indexed as 32-bit floats, so their bounds are
- * rounded to 5 decimals to give back 0.1 rather than 0.10000000149011612.
+ * Metadata metrics: for a terms property, how many records have a value and the count of each term (at most
+ * 16 384 distinct terms); for a number property, its lowest and highest value. Floats are indexed as 32-bit
+ * floats, so their bounds are rounded to 5 decimals to give back 0.1 rather than 0.10000000149011612.
  */
 import type { MetadataSettings } from "../../../../domain/MetadataProperty.js"
 import type { MetadataMetricsResult } from "../../Query.js"
@@ -17,20 +17,25 @@ export interface MetadataProperty {
 export const metricsBody = ({ name, settings }: MetadataProperty): JsonObject => {
   const field = `metadata.${name}`
   if (settings.type !== "terms") return { size: 0, aggs: { stats: { stats: { field } } } }
-  const size = Math.min(MAX_TERMS, settings.values?.length ?? MAX_TERMS)
+  // Records, not values: a record whose value is a list of two terms counts once (as the database engine does).
   return {
     size: 0,
     aggs: {
-      total: { value_count: { field } },
-      values: { terms: { field, size } }
+      total: { filter: { exists: { field } } },
+      values: { terms: { field, size: MAX_TERMS } }
     }
   }
 }
 
+interface Bucket {
+  readonly key: unknown
+  readonly doc_count: number
+}
+
 /** The aggregations of a metrics response, as decoded by responses.ts. */
 export interface MetricsAggregations {
-  readonly total?: { readonly value: number } | undefined
-  readonly values?: { readonly buckets: ReadonlyArray<{ readonly key: unknown; readonly doc_count: number }> } | undefined
+  readonly total?: { readonly doc_count: number } | undefined
+  readonly values?: { readonly buckets: ReadonlyArray<Bucket> } | undefined
   readonly stats?: { readonly min?: number | null | undefined; readonly max?: number | null | undefined } | undefined
 }
 
@@ -46,7 +51,7 @@ export const metricsResult = (
   if (settings.type === "terms") {
     return {
       type: "terms",
-      total: aggregations.total?.value ?? 0,
+      total: aggregations.total?.doc_count ?? 0,
       values: (aggregations.values?.buckets ?? []).map((bucket) => ({ term: bucket.key, count: bucket.doc_count }))
     }
   }

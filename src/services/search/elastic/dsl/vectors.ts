@@ -2,7 +2,8 @@
  * Similarity search. Both engines score by cosine similarity; `least_similar` asks for the vectors most similar to
  * the negated query vector. Results are the `limit` nearest, in similarity order (no offset, no sort).
  * Elasticsearch applies the other clauses as a pre-filter of the k-NN search; OpenSearch applies them afterwards
- * (`post_filter`), so fewer than `limit` hits may come back (README).
+ * (`post_filter`) to as many nearest neighbours as Elasticsearch would consider (`num_candidates`), so fewer than
+ * `limit` hits come back only when the filters reject nearly all of those (README).
  */
 import type { SearchQuery } from "../../Query.js"
 import type { Flavor, JsonObject } from "../json.js"
@@ -46,8 +47,10 @@ export const vectorSearchBody = (
       size: limit
     }
   }
-  // The reference record is usually its own nearest neighbour: ask for one more so that excluding it keeps `limit`.
-  const k = vector.excludeRecordId === undefined ? limit : limit + 1
+  // Filtered: the same pool of candidates as Elasticsearch. The reference record is usually its own nearest
+  // neighbour: one more, so that excluding it still leaves `limit`.
+  const wanted = vector.excludeRecordId === undefined ? limit : limit + 1
+  const k = clauses.length > 0 ? Math.max(numCandidates(limit), wanted) : wanted
   return {
     query: { knn: { [field]: { vector: queryVector(vector), k } } },
     ...(filter === null ? {} : { post_filter: filter }),
