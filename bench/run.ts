@@ -5,10 +5,12 @@
 import * as os from "node:os"
 import { ingestSuite } from "./suites/ingest.js"
 import { meSuite } from "./suites/me.js"
+import { searchSuite } from "./suites/search.js"
 
 const suites: Record<string, () => Promise<unknown>> = {
   me: meSuite,
-  ingest: ingestSuite
+  ingest: ingestSuite,
+  search: searchSuite
 }
 
 const selected = process.argv.slice(2).filter((name) => name !== "--")

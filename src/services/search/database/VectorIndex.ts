@@ -26,17 +26,34 @@ export const vectorIndex = (sql: SqlClient.SqlClient) => {
       (rows) => JSON.stringify(rows[0] ?? null)
     )
 
+  // Read in pages: 100 000 rows of 384 float64 values at once would hold ~300 MB of buffers at the same moment.
+  const PAGE = 5_000
+
   const load = (settingsId: VectorSettingsId, dimensions: number) =>
     Effect.gen(function*() {
       const stamp = yield* stampOf(settingsId)
-      const rows = yield* sql<{ record_id: string; value: Uint8Array }>`select record_id, value from vectors
-        where vector_settings_id = ${settingsId}`
-      const data = new Float32Array(rows.length * dimensions)
-      const ids = rows.map((row, i) => {
-        normalise(new Float64Array(new Uint8Array(row.value).buffer), data, i * dimensions)
-        return row.record_id
-      })
-      const entry: Entry = { matrix: { ids, dimensions, data }, stamp, checkedAt: yield* Clock.currentTimeMillis }
+      const [counted] = yield* sql<{ n: number | string }>`select count(*) as n from vectors where vector_settings_id = ${settingsId}`
+      const capacity = Number(counted?.n ?? 0)
+      const data = new Float32Array(capacity * dimensions)
+      const ids: Array<string> = []
+      let after = ""
+      for (;;) {
+        const rows = yield* sql<{ record_id: string; value: Uint8Array }>`select record_id, value from vectors
+          where vector_settings_id = ${settingsId} and record_id > ${after} order by record_id limit ${PAGE}`
+        for (const row of rows) {
+          // Rows written after the count are left for the next reload.
+          if (ids.length === capacity) break
+          normalise(new Float64Array(new Uint8Array(row.value).buffer), data, ids.length * dimensions)
+          ids.push(row.record_id)
+        }
+        if (rows.length < PAGE || ids.length === capacity) break
+        after = rows[rows.length - 1]?.record_id ?? after
+      }
+      const entry: Entry = {
+        matrix: { ids, dimensions, data: data.subarray(0, ids.length * dimensions) },
+        stamp,
+        checkedAt: yield* Clock.currentTimeMillis
+      }
       entries.set(settingsId, entry)
       return entry.matrix
     })

@@ -1,0 +1,185 @@
+/**
+ * Search over 100 000 records: a text query with two metadata filters (limit 50) at 8 concurrent clients, and a
+ * vector query over 100 000 vectors of 384 dimensions (1 client for latency, 8 for throughput). On SQLite and on
+ * PostgreSQL with the built-in engine; beside each, the raw ceiling of the same query run straight on the
+ * database (and, for vectors, the same exact scan in plain JavaScript), measured in the same run.
+ */
+import * as crypto from "node:crypto"
+import * as path from "node:path"
+import Sqlite from "better-sqlite3"
+import pg from "pg"
+import { api } from "../lib/http.js"
+import { measureLatency, vector } from "../lib/latency.js"
+import { BENCH_API_KEY, startGloss, tempHome } from "../lib/processes.js"
+import { text } from "../lib/http.js"
+import { normalise, topK } from "../../src/services/search/database/vectorMath.js"
+
+const TOTAL = Number(process.env.GLOSS_BENCH_SEARCH_RECORDS ?? 100_000)
+const DIMENSIONS = 384
+const SECONDS = 10
+const PG_URL = process.env.GLOSS_TEST_DATABASE_URL ?? "postgres://gloss:gloss@127.0.0.1:5432/gloss"
+const QUERY_WORDS = ["battery", "quality", "delivery", "camera", "support"]
+
+const textBody = (i: number) => ({
+  query: { text: { q: QUERY_WORDS[i % QUERY_WORDS.length] } },
+  filters: {
+    and: [
+      { type: "terms", scope: { entity: "metadata", metadata_property: "source" }, values: ["web", "forum"] },
+      { type: "range", scope: { entity: "metadata", metadata_property: "stars" }, ge: 2, le: 4 }
+    ]
+  }
+})
+
+const load = async (baseUrl: string) => {
+  const call = api(baseUrl, BENCH_API_KEY)
+  const workspaces = await call("GET", "/me/workspaces") as { items: Array<{ id: string }> }
+  const workspaceId = workspaces.items[0]?.id ?? (await call("POST", "/workspaces", { name: "bench" }) as { id: string }).id
+  const dataset = await call("POST", "/datasets", { name: `search-${Date.now()}`, workspace_id: workspaceId }) as { id: string }
+  const post = (kind: string, body: unknown) => call("POST", `/datasets/${dataset.id}/${kind}`, body)
+  await post("fields", { name: "title", title: "Title", required: true, settings: { type: "text" } })
+  await post("fields", { name: "body", title: "Body", settings: { type: "text" } })
+  await post("questions", { name: "ok", title: "OK", required: true, settings: { type: "label_selection", options: [{ value: "y", text: "Y" }, { value: "n", text: "N" }] } })
+  await post("metadata-properties", { name: "source", title: "Source", settings: { type: "terms" } })
+  await post("metadata-properties", { name: "stars", title: "Stars", settings: { type: "integer", min: 0, max: 5 } })
+  await post("metadata-properties", { name: "score", title: "Score", settings: { type: "float" } })
+  await post("vectors-settings", { name: "emb", title: "Embedding", dimensions: DIMENSIONS })
+  await call("PUT", `/datasets/${dataset.id}/publish`)
+  const url = `${baseUrl}/api/v1/datasets/${dataset.id}/records/bulk`
+  const headers = { "content-type": "application/json", "x-gloss-api-key": BENCH_API_KEY }
+  const sources = ["web", "book", "forum"]
+  let next = 0
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    for (let from = (next += 500) - 500; from < TOTAL; from = (next += 500) - 500) {
+      const items = Array.from({ length: Math.min(500, TOTAL - from) }, (_, k) => {
+        const i = from + k
+        return {
+          external_id: `r${i}`,
+          fields: { title: text(i, 300), body: text(i + 7_919, 300) },
+          metadata: { source: sources[i % 3], stars: i % 6, score: (i % 1000) / 1000 },
+          vectors: { emb: vector(i, DIMENSIONS) }
+        }
+      })
+      const response = await fetch(url, { method: "PUT", headers, body: JSON.stringify({ items }) })
+      await response.arrayBuffer()
+      if (!response.ok) throw new Error(`loading records: ${response.status}`)
+    }
+  }))
+  return dataset.id
+}
+
+const throughGloss = async (env: Record<string, string>) => {
+  const server = await startGloss(env)
+  try {
+    const datasetId = await load(server.url)
+    const search = (body: unknown) => async () => {
+      const response = await fetch(`${server.url}/api/v1/datasets/${datasetId}/records/search?limit=50`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-gloss-api-key": BENCH_API_KEY },
+        body: JSON.stringify(body)
+      })
+      await response.arrayBuffer()
+      if (!response.ok) throw new Error(`search answered ${response.status}`)
+    }
+    const byText = (i: number) => search(textBody(i))()
+    const byVector = (i: number) => search({ query: { vector: { name: "emb", value: vector(TOTAL + i, DIMENSIONS) } } })()
+    await byVector(0) // loads the vectors into memory
+    await measureLatency(8, 2, byText) // warm-up
+    const textFilters = await measureLatency(8, SECONDS, byText)
+    const vectorOne = await measureLatency(1, SECONDS, byVector)
+    const vectorEight = await measureLatency(8, SECONDS, byVector)
+    return {
+      textAndTwoFilters: textFilters,
+      vector: { oneClient: vectorOne.latencyMs, eightClients: { requestsPerSecond: vectorEight.requestsPerSecond } },
+      peakRssMB: Math.round(server.peakRss() / 2 ** 20),
+      datasetId
+    }
+  } finally {
+    await server.stop()
+  }
+}
+
+/** The same text query straight on SQLite's FTS5 table, and the same exact vector scan in plain JavaScript. */
+const sqliteCeiling = (file: string, datasetId: string) => {
+  const db = new Sqlite(file, { readonly: true })
+  const fts = `fts_${datasetId.replaceAll("-", "")}`
+  const statement = db.prepare(`select r.id, -bm25(${fts}) as score from ${fts} join records r on r.rowid = ${fts}.rowid
+    where ${fts} match ? and r.dataset_id = ? and exists (select 1 from json_each(r.metadata, '$."source"') j where j.value in ('web', 'forum'))
+    and json_extract(r.metadata, '$."stars"') between 2 and 4 order by score desc limit 50`)
+  const latencies: Array<number> = []
+  for (let i = 0; i < 300; i++) {
+    const t = performance.now()
+    statement.all(`"${QUERY_WORDS[i % QUERY_WORDS.length]}"`, datasetId)
+    latencies.push(performance.now() - t)
+  }
+  db.close()
+  latencies.sort((a, b) => a - b)
+  return { p50: round(latencies[150] ?? 0), p99: round(latencies[297] ?? 0) }
+}
+
+const round = (ms: number) => Math.round(ms * 10) / 10
+
+/** The vector query with no server around it: the same exact scan over the same vectors, in this process. */
+const vectorCeiling = () => {
+  const data = new Float32Array(TOTAL * DIMENSIONS)
+  const ids = Array.from({ length: TOTAL }, (_, i) => {
+    normalise(vector(i, DIMENSIONS), data, i * DIMENSIONS)
+    return `r${i}`
+  })
+  const latencies: Array<number> = []
+  for (let q = 0; q < 50; q++) {
+    const t = performance.now()
+    topK({ ids, dimensions: DIMENSIONS, data }, vector(TOTAL + q, DIMENSIONS), 50, { least: false })
+    latencies.push(performance.now() - t)
+  }
+  latencies.sort((a, b) => a - b)
+  return { p50: round(latencies[25] ?? 0), p99: round(latencies[49] ?? 0) }
+}
+
+const postgresCeiling = async (url: string, datasetId: string) => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  const latencies: Array<number> = []
+  for (let i = 0; i < 100; i++) {
+    const t = performance.now()
+    await client.query(`select t.record_id, max(ts_rank(t.tsv, q)) as score from record_texts t, plainto_tsquery('simple', $1) q
+      join records r on true where t.dataset_id = $2 and t.tsv @@ q and r.id = t.record_id
+      and (r.metadata -> 'source') @> any(array['"web"'::jsonb, '"forum"'::jsonb])
+      and (r.metadata ->> 'stars')::numeric between 2 and 4 group by t.record_id order by score desc limit 50`,
+      [QUERY_WORDS[i % QUERY_WORDS.length], datasetId])
+    latencies.push(performance.now() - t)
+  }
+  await client.end()
+  latencies.sort((a, b) => a - b)
+  return { p50: round(latencies[50] ?? 0), p99: round(latencies[98] ?? 0) }
+}
+
+export const searchSuite = async () => {
+  const home = tempHome()
+  const sqlite = await throughGloss({ GLOSS_HOME_PATH: home })
+  const sqliteRaw = sqliteCeiling(path.join(home, "gloss.db"), sqlite.datasetId)
+  let postgres: unknown = { skipped: `PostgreSQL unreachable at ${PG_URL}` }
+  const admin = new pg.Client({ connectionString: PG_URL })
+  const reachable = await admin.connect().then(() => true, () => false)
+  if (reachable) {
+    const name = `gloss_bench_${crypto.randomBytes(4).toString("hex")}`
+    await admin.query(`create database ${name}`)
+    try {
+      const url = new URL(PG_URL)
+      url.pathname = `/${name}`
+      const result = await throughGloss({ GLOSS_DATABASE_URL: url.href })
+      postgres = { gloss: result, rawTextQuery: await postgresCeiling(url.href, result.datasetId) }
+    } finally {
+      await admin.query(`drop database if exists ${name} with (force)`)
+      await admin.end()
+    }
+  }
+  const vectorRaw = vectorCeiling()
+  return {
+    name: `search over ${TOTAL} records (text + 2 metadata filters, limit 50; vectors of ${DIMENSIONS} dimensions)`,
+    sqlite: { gloss: sqlite, rawTextQuery: sqliteRaw },
+    postgres,
+    rawVectorScanInJs: vectorRaw,
+    targets: "text+filters p99 ≤ 150 ms at 8 clients; vector p99 ≤ 100 ms with 1 client",
+    meetsTargets: sqlite.textAndTwoFilters.latencyMs.p99 <= 150 && sqlite.vector.oneClient.p99 <= 100
+  }
+}
