@@ -30,7 +30,9 @@ import { SearchLive } from "./handlers/Search.js"
 import { SuggestionsLive } from "./handlers/Suggestions.js"
 import { UsersLive } from "./handlers/Users.js"
 import { WorkspacesLive } from "./handlers/Workspaces.js"
+import { AppModuleLive } from "./AppModule.js"
 import { requestPipeline } from "./RequestPipeline.js"
+import { ShareProgressLive } from "./ShareProgress.js"
 import { Auth } from "../services/auth/Auth.js"
 import { Users } from "../services/users/Users.js"
 import { Workspaces } from "../services/workspaces/Workspaces.js"
@@ -72,7 +74,9 @@ const ExtrasLive = Layer.unwrapEffect(Effect.map(GlossConfig, ({ server }) =>
     HttpApiSwagger.layer({ path: "/api/v1/docs" }),
     server.docsEnabled ? HttpApiSwagger.layer({ path: "/api/docs" }) : Layer.empty,
     HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" }),
-    docsRedirects(server.baseUrl)
+    docsRedirects(server.baseUrl),
+    ShareProgressLive,
+    AppModuleLive
   )))
 
 /** `GET /docs` and `GET /api` lead to the interactive docs, as Argilla's do. */

@@ -71,4 +71,28 @@ describe("gloss server (process)", () => {
     child.kill("SIGTERM")
     expect(await exited(child)).toBe(0)
   })
+
+  it("GLOSS_APP_MODULE's default export adds routes to the server", async () => {
+    const child = start({
+      GLOSS_HOME_PATH: fs.mkdtempSync(path.join(os.tmpdir(), "gloss-home-")),
+      GLOSS_PORT: "0",
+      GLOSS_HOST: "127.0.0.1",
+      GLOSS_APP_MODULE: path.join(ROOT, "test/fixtures/app-module.mjs")
+    })
+    const output = collect(child)
+    await waitFor(output, /Listening on http:\/\/127\.0\.0\.1:(\d+)/)
+    const port = /Listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output())?.[1]
+    const response = await fetch(`http://127.0.0.1:${port}/extension/hello`)
+    expect(await response.json()).toEqual({ hello: "from GLOSS_APP_MODULE" })
+    expect((await fetch(`http://127.0.0.1:${port}/api/v1/version`)).status).toBe(200)
+    child.kill("SIGTERM")
+    expect(await exited(child)).toBe(0)
+  })
+
+  it("a GLOSS_APP_MODULE that is not a Layer stops start-up with one clear line", async () => {
+    const child = start({ GLOSS_HOME_PATH: fs.mkdtempSync(path.join(os.tmpdir(), "gloss-home-")), GLOSS_APP_MODULE: path.join(ROOT, "package.json") })
+    const output = collect(child)
+    expect(await exited(child)).toBe(1)
+    expect(output()).toMatch(/Gloss cannot start: GLOSS_APP_MODULE .* (could not be loaded|must have a default export)/)
+  })
 })
