@@ -197,7 +197,8 @@ for (const setup of setups) {
           const byRecord = yield* vector({ name: "emb", record_id: a?.id })
           expect(ids(byRecord.body)[0]).toBe("b")
           expect(ids(byRecord.body)).not.toContain("a")
-          const filtered = yield* vector({ name: "emb", value: [1, 0, 0] }, {
+          // c leans towards the query and d is orthogonal to it, so the order is not a tie.
+          const filtered = yield* vector({ name: "emb", value: [1, 0.05, 0] }, {
             filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "source" }, values: ["book"] }] }
           })
           expect(ids(filtered.body)).toEqual(["c", "d"])

@@ -36,10 +36,12 @@ export const vectorIndex = (sql: SqlClient.SqlClient) => {
       const capacity = Number(counted?.n ?? 0)
       const data = new Float32Array(capacity * dimensions)
       const ids: Array<string> = []
-      let after = ""
+      let after: string | undefined
       for (;;) {
+        // Keyset pages: the first has no lower bound (PostgreSQL's uuid column rejects an empty string).
         const rows = yield* sql<{ record_id: string; value: Uint8Array }>`select record_id, value from vectors
-          where vector_settings_id = ${settingsId} and record_id > ${after} order by record_id limit ${PAGE}`
+          where vector_settings_id = ${settingsId}${after === undefined ? sql`` : sql` and record_id > ${after}`}
+          order by record_id limit ${PAGE}`
         for (const row of rows) {
           // Rows written after the count are left for the next reload.
           if (ids.length === capacity) break
