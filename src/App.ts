@@ -15,6 +15,7 @@ import { SearchEngineLive } from "./services/search/SearchEngineLive.js"
 import { SearchIndex } from "./services/search/SearchIndex.js"
 import { runMigrations } from "./services/database/migrations.js"
 import { Users } from "./services/users/Users.js"
+import { OutboxDispatcherLive } from "./services/webhooks/Dispatcher.js"
 import { Workspaces } from "./services/workspaces/Workspaces.js"
 import { Telemetry } from "./services/Telemetry.js"
 import { TracingLive } from "./Tracing.js"
@@ -34,7 +35,7 @@ export const PrepareLive = Layer.effectDiscard(
 ).pipe(Layer.provide([Users.Default, Workspaces.Default, SearchIndex.Default, Telemetry.Default]))
 
 /** Everything but the socket: tests provide their own `HttpServer` on a random port. */
-export const ServerLive = Layer.merge(HttpLive, ServerJobWorkersLive).pipe(
+export const ServerLive = Layer.mergeAll(HttpLive, ServerJobWorkersLive, OutboxDispatcherLive).pipe(
   Layer.provide(PrepareLive),
   Layer.provide(SearchEngineLive),
   Layer.provide(Database.Default),

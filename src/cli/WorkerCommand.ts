@@ -5,6 +5,8 @@ import { Database, SqlLive } from "../services/database/Database.js"
 import { runMigrations } from "../services/database/migrations.js"
 import { AppJobWorkersLive } from "../services/jobs/JobWorkers.js"
 import { JobQueue } from "../services/jobs/JobQueue.js"
+import { SearchEngineLive } from "../services/search/SearchEngineLive.js"
+import { OutboxDispatcherLive } from "../services/webhooks/Dispatcher.js"
 
 const numWorkers = Options.integer("num-workers").pipe(
   Options.withAlias("n"),
@@ -24,9 +26,12 @@ const MigrationsLive = Layer.effectDiscard(Effect.gen(function*() {
  * jobs get a grace period, then are handed back to the queue).
  */
 export const WorkerProcessLive = (concurrency: number) =>
-  AppJobWorkersLive(concurrency).pipe(
+  // The outbox dispatcher runs here too: events and follow-up jobs reach the queue even with no server running.
+  Layer.merge(AppJobWorkersLive(concurrency), OutboxDispatcherLive).pipe(
     // Handlers may enqueue follow-up jobs.
     Layer.provide(JobQueue.Default),
+    // The status recomputation re-indexes records.
+    Layer.provide(SearchEngineLive),
     Layer.provide(MigrationsLive),
     Layer.provide(Database.Default),
     Layer.provide(SqlLive)

@@ -17,6 +17,7 @@ import { ResponsesGroup } from "./groups/Responses.js"
 import { SearchGroup } from "./groups/Search.js"
 import { SuggestionsGroup } from "./groups/Suggestions.js"
 import { UsersGroup } from "./groups/Users.js"
+import { WebhooksGroup } from "./groups/Webhooks.js"
 import { WorkspacesGroup } from "./groups/Workspaces.js"
 
 export class Api extends HttpApi.make("gloss")
@@ -37,6 +38,7 @@ export class Api extends HttpApi.make("gloss")
   .add(SuggestionsGroup)
   .add(ProgressGroup)
   .add(SearchGroup)
+  .add(WebhooksGroup)
   // Failures any endpoint can answer with: a request that does not match its schema, a body over the size limit,
   // a database that stayed locked past its timeout, and the unexpected.
   .addError(ValidationError.http)

@@ -29,6 +29,7 @@ import { ResponsesLive } from "./handlers/Responses.js"
 import { SearchLive } from "./handlers/Search.js"
 import { SuggestionsLive } from "./handlers/Suggestions.js"
 import { UsersLive } from "./handlers/Users.js"
+import { WebhooksLive } from "./handlers/Webhooks.js"
 import { WorkspacesLive } from "./handlers/Workspaces.js"
 import { AppModuleLive } from "./AppModule.js"
 import { requestPipeline } from "./RequestPipeline.js"
@@ -54,7 +55,8 @@ const GroupsLive = Layer.mergeAll(
   ResponsesLive,
   SuggestionsLive,
   ProgressLive,
-  SearchLive
+  SearchLive,
+  WebhooksLive
 ).pipe(
   Layer.provide(AuthenticationLive),
   Layer.provide([Auth.Default, Users.Default, Workspaces.Default])

@@ -42,6 +42,17 @@ const answer = (recordId: unknown, key: string, payload: unknown) =>
 const yes = { status: "submitted", values: { label: { value: "yes" } } }
 const statusOf = (dataset: Dataset, index: number) =>
   Effect.map(send("GET", datasetPath(dataset, "/records")), (list) => items(list)[index]?.status)
+/** Reads `read` until it gives `expected` (every 20 ms, for at most 30 s), then returns what it last read. */
+const settled = <A, E, R>(read: Effect.Effect<A, E, R>, expected: A) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + 30_000
+    let value = yield* read
+    while (value !== expected && Date.now() < deadline) {
+      yield* Effect.sleep("20 millis")
+      value = yield* read
+    }
+    return value
+  })
 
 for (const dialect of dialects) {
   describe(dialect, () => {
@@ -95,7 +106,8 @@ for (const dialect of dialects) {
           expect(drafted.status).toBe(200)
           expect(yield* statusOf(dataset, 0)).toBe("pending")
           yield* send("PATCH", datasetPath(dataset), { distribution: { strategy: "overlap", min_submitted: 1 } })
-          expect(yield* statusOf(dataset, 0)).toBe("completed")
+          // A background job recomputes the statuses after a distribution change: wait for it to run.
+          expect(yield* settled(statusOf(dataset, 0), "completed")).toBe("completed")
           const removed = yield* send("DELETE", `/api/v1/responses/${body(first).id}`, undefined, alice.user.api_key)
           expect(removed.status).toBe(200)
           expect(body(removed).id).toBe(body(first).id)

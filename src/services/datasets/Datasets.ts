@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import { type DatasetCreate, type DatasetUpdate, NewDataset } from "../../domain/Dataset.js"
 import { Conflict, Unprocessable } from "../../domain/Errors.js"
-import { DatasetId, type RecordId, type WorkspaceId } from "../../domain/Ids.js"
+import { DatasetId, type WorkspaceId } from "../../domain/Ids.js"
 import type { User } from "../../domain/User.js"
 import { now } from "../clock.js"
 import { Database } from "../database/Database.js"
@@ -9,10 +9,11 @@ import { isUniqueViolation } from "../database/errors.js"
 import { withDefaults } from "../defaults.js"
 import { orNotFound } from "../found.js"
 import { type Action, Policy } from "../Policy.js"
-import { RecordsRepo } from "../records/RecordsRepo.js"
 import { SearchIndex } from "../search/SearchIndex.js"
+import { Events } from "../webhooks/Events.js"
 import { WorkspacesRepo } from "../workspaces/WorkspacesRepo.js"
 import { DatasetsRepo } from "./DatasetsRepo.js"
+import { RecomputeStatuses } from "./RecomputeStatuses.js"
 import type { DatasetRow } from "./rows.js"
 import { SettingsRepo } from "./SettingsRepo.js"
 
@@ -32,8 +33,8 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
     const workspaces = yield* WorkspacesRepo
     const policy = yield* Policy
     const db = yield* Database
-    const records = yield* RecordsRepo
     const index = yield* SearchIndex
+    const events = yield* Events
 
     const find = (id: DatasetId) => repo.findById(id).pipe(orNotFound("Dataset", id))
 
@@ -61,7 +62,8 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
         inserted_at: at,
         updated_at: at
       }
-      const inserted = yield* db.transaction(repo.insert(row))
+      const inserted = yield* db.transaction(Effect.tap(repo.insert(row), (inserted) =>
+        Option.isSome(inserted) ? events.dataset("dataset.created", inserted.value) : Effect.void))
       if (Option.isSome(inserted)) return inserted.value
       return yield* Option.isSome(yield* repo.findById(row.id))
         ? new Conflict({ detail: `Dataset with id \`${row.id}\` already exists` })
@@ -84,12 +86,12 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
           : { ...current.metadata, ...patch.metadata },
         updated_at: yield* now
       }
-      const recomputed: Array<{ readonly id: RecordId }> = []
       const saved = yield* db.transaction(Effect.gen(function*() {
         const replaced = yield* repo.replace(next)
-        // A new min_submitted changes which records are complete.
+        if (Option.isSome(replaced)) yield* events.dataset("dataset.updated", replaced.value)
+        // A new min_submitted changes which records are complete: a job recomputes them once this commits.
         if (next.distribution.min_submitted !== current.distribution.min_submitted) {
-          recomputed.push(...yield* records.recomputeDataset(id, next.distribution.min_submitted))
+          yield* events.enqueueAfterCommit("default", RecomputeStatuses, { datasetId: id })
         }
         return replaced
       })).pipe(
@@ -97,13 +99,13 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
           isUniqueViolation(defect) ? Option.some(Effect.fail(nameTaken(next.name, next.workspace_id))) : Option.none()
         )
       )
-      yield* index.records(id, recomputed.map((record) => record.id))
       return yield* Effect.succeed(saved).pipe(orNotFound("Dataset", id))
     })
 
     const remove = Effect.fn("Datasets.delete")(function*(actor: User, id: DatasetId) {
       const dataset = yield* access(actor, id, "datasets.manage")
-      yield* db.transaction(repo.delete(id))
+      // The payload describes the dataset as it was, so it is built before the rows go.
+      yield* db.transaction(Effect.zipRight(events.dataset("dataset.deleted", dataset), repo.delete(id)))
       yield* index.deleted(id)
       return dataset
     })
@@ -118,7 +120,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
         return yield* new Unprocessable({ detail: "Dataset cannot be published without required questions" })
       }
       const published: DatasetRow = { ...dataset, status: "ready", updated_at: yield* now }
-      yield* db.transaction(repo.replace(published))
+      yield* db.transaction(Effect.zipRight(repo.replace(published), events.dataset("dataset.published", published)))
       yield* index.created(id)
       return published
     })
@@ -150,8 +152,8 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
     DatasetsRepo.Default,
     SettingsRepo.Default,
     WorkspacesRepo.Default,
-    RecordsRepo.Default,
     SearchIndex.Default,
+    Events.Default,
     Policy.Default,
     Database.Default
   ]

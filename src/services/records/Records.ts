@@ -8,6 +8,7 @@ import { Database } from "../database/Database.js"
 import { Datasets } from "../datasets/Datasets.js"
 import { orNotFound } from "../found.js"
 import { SearchIndex } from "../search/SearchIndex.js"
+import { Events } from "../webhooks/Events.js"
 import { AnswersRepo } from "./AnswersRepo.js"
 import { DatasetSchemas } from "./DatasetSchemas.js"
 import { type Include, INCLUDE_EVERYTHING, INCLUDE_NOTHING, parseInclude } from "./include.js"
@@ -44,6 +45,7 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
     const views = yield* RecordViews
     const db = yield* Database
     const index = yield* SearchIndex
+    const events = yield* Events
 
     /** The record and its dataset, once the caller may do `action` there (404 before 403). */
     const access = (actor: User, id: RecordId, action: "records.read" | "records.write" | "suggestions.write") =>
@@ -92,7 +94,9 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
       })
       yield* db.transaction(Effect.gen(function*() {
         // `metadata` replaces the whole dict; `suggestions` replace all of the record's; `vectors` are upserted.
-        yield* repo.replace({ ...record, metadata: patch.metadata === undefined ? record.metadata : patch.metadata, updated_at: at })
+        const updated = { ...record, metadata: patch.metadata === undefined ? record.metadata : patch.metadata, updated_at: at }
+        yield* repo.replace(updated)
+        yield* events.records("record.updated", dataset, [updated])
         if (patch.suggestions !== undefined) {
           yield* answers.deleteSuggestions(record.id, null)
           yield* answers.upsertSuggestions(suggestions)
@@ -104,8 +108,10 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
     })
 
     const remove = Effect.fn("Records.delete")(function*(actor: User, id: RecordId) {
-      const { record } = yield* access(actor, id, "records.write")
-      yield* db.transaction(repo.deleteIds(record.dataset_id, [record.id]))
+      const { dataset, record } = yield* access(actor, id, "records.write")
+      yield* db.transaction(
+        Effect.zipRight(events.records("record.deleted", dataset, [record]), repo.deleteIds(record.dataset_id, [record.id]))
+      )
       yield* index.removed(record.dataset_id, [record.id])
       const [shown] = yield* views.show([record], INCLUDE_NOTHING)
       return yield* Effect.succeed(Option.fromNullable(shown)).pipe(orNotFound("Record", id))
@@ -114,8 +120,10 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
     /** `DELETE /datasets/{id}/records?ids=`: ids of other datasets are ignored. */
     const deleteMany = Effect.fn("Records.deleteMany")(function*(actor: User, datasetId: DatasetId, rawIds: string | undefined) {
       const ids = yield* Either.mapLeft(parseIds(rawIds, "record"), (detail) => new Unprocessable({ detail }))
-      yield* datasets.access(actor, datasetId, "records.write")
-      const deleted = yield* db.transaction(repo.deleteIds(datasetId, ids))
+      const dataset = yield* datasets.access(actor, datasetId, "records.write")
+      const deleted = yield* db.transaction(
+        Effect.zipRight(events.records("record.deleted", dataset, repo.findByIds(datasetId, ids)), repo.deleteIds(datasetId, ids))
+      )
       yield* index.removed(datasetId, deleted)
       return deleted
     })
@@ -129,6 +137,7 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
     DatasetSchemas.Default,
     RecordViews.Default,
     SearchIndex.Default,
+    Events.Default,
     Database.Default
   ]
 }) {}

@@ -6,9 +6,11 @@ import type { User } from "../../domain/User.js"
 import { now } from "../clock.js"
 import { Database } from "../database/Database.js"
 import { DatasetsRepo } from "../datasets/DatasetsRepo.js"
+import type { DatasetRow } from "../datasets/rows.js"
 import { orNotFound } from "../found.js"
 import { SearchIndex } from "../search/SearchIndex.js"
 import { Policy } from "../Policy.js"
+import { Events, type ResponseEventType } from "../webhooks/Events.js"
 import { AnswersRepo } from "./AnswersRepo.js"
 import { DatasetSchemas } from "./DatasetSchemas.js"
 import { Records } from "./Records.js"
@@ -30,6 +32,7 @@ export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {
     const policy = yield* Policy
     const db = yield* Database
     const index = yield* SearchIndex
+    const events = yield* Events
 
     const check = (record: RecordRow, body: ResponseCreate) =>
       Effect.gen(function*() {
@@ -42,14 +45,26 @@ export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {
         return dataset
       })
 
-    /** Writes `row` (via `save`) and refreshes the record's status and the dataset's activity, atomically. */
-    const persist = <E>(record: RecordRow, minSubmitted: number, save: Effect.Effect<ResponseRow, E>) =>
+    /**
+     * Writes `row` (via `save`), refreshes the record's status and the dataset's activity, and emits `event` (with
+     * `record.updated`/`record.completed`), atomically. The event shows `shown` when given (a deleted response as
+     * it was), else what was saved.
+     */
+    const persist = <E>(
+      record: RecordRow,
+      dataset: DatasetRow,
+      save: Effect.Effect<ResponseRow, E>,
+      event: ResponseEventType,
+      shown?: ResponseRow
+    ) =>
       db.transaction(Effect.gen(function*() {
-        yield* recordsRepo.findForUpdate(record.id)
+        const locked = yield* recordsRepo.findForUpdate(record.id)
         const saved = yield* save
-        yield* recordsRepo.recompute([record.id], minSubmitted)
+        const [recomputed] = yield* recordsRepo.recompute([record.id], dataset.distribution.min_submitted)
         yield* answers.touchDatasetUsers(record.dataset_id, [saved.user_id], saved.updated_at)
         yield* datasetsRepo.touchActivity(record.dataset_id, saved.updated_at)
+        const current = Option.getOrElse(locked, () => record)
+        yield* events.answered(event, shown ?? saved, dataset, { ...current, status: recomputed?.status ?? current.status })
         return saved
       })).pipe(Effect.tap(() => index.records(record.dataset_id, [record.id])))
 
@@ -68,13 +83,13 @@ export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {
         inserted_at: at,
         updated_at: at
       }
-      return yield* persist(record, dataset.distribution.min_submitted, Effect.flatMap(answers.insertResponse(row), Option.match({
+      return yield* persist(record, dataset, Effect.flatMap(answers.insertResponse(row), Option.match({
         onSome: Effect.succeed,
         onNone: () =>
           Effect.fail(new Conflict({
             detail: `Response already exists for record with id \`${record.id}\` and by user with id \`${actor.id}\``
           }))
-      })))
+      })), "response.created")
     })
 
     /** The response and its record, once the caller may change it: its author, an owner, or a member admin. */
@@ -92,15 +107,21 @@ export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {
       const { dataset, record, response } = yield* own(actor, id)
       yield* check(record, body)
       const next: ResponseRow = { ...response, values: body.values ?? null, status: body.status, updated_at: yield* now }
-      return yield* persist(record, dataset.distribution.min_submitted, Effect.flatMap(answers.replaceResponse(next), Option.match({
+      return yield* persist(record, dataset, Effect.flatMap(answers.replaceResponse(next), Option.match({
         onSome: Effect.succeed,
         onNone: () => Effect.fail(NotFound.byId("Response", id))
-      })))
+      })), "response.updated")
     })
 
     const remove = Effect.fn("Responses.delete")(function*(actor: User, id: ResponseId) {
       const { dataset, record, response } = yield* own(actor, id)
-      yield* persist(record, dataset.distribution.min_submitted, Effect.as(answers.deleteResponse(id), { ...response, updated_at: yield* now }))
+      yield* persist(
+        record,
+        dataset,
+        Effect.as(answers.deleteResponse(id), { ...response, updated_at: yield* now }),
+        "response.deleted",
+        response
+      )
       return response
     })
 
@@ -124,8 +145,9 @@ export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {
         }
         return yield* persist(
           record,
-          dataset.distribution.min_submitted,
-          Effect.map(answers.upsertResponses([row]), (rows) => rows[0] ?? row)
+          dataset,
+          Effect.map(answers.upsertResponses([row]), (rows) => rows[0] ?? row),
+          existing === undefined ? "response.created" : "response.updated"
         )
       })
 
@@ -159,6 +181,7 @@ export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {
     DatasetSchemas.Default,
     Policy.Default,
     SearchIndex.Default,
+    Events.Default,
     Database.Default
   ]
 }) {}

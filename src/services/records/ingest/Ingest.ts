@@ -8,6 +8,7 @@ import { Database } from "../../database/Database.js"
 import { isUniqueViolation } from "../../database/errors.js"
 import { Datasets } from "../../datasets/Datasets.js"
 import { DatasetsRepo } from "../../datasets/DatasetsRepo.js"
+import type { DatasetRow } from "../../datasets/rows.js"
 import { UsersRepo } from "../../users/UsersRepo.js"
 import { AnswersRepo } from "../AnswersRepo.js"
 import { DatasetSchemas } from "../DatasetSchemas.js"
@@ -16,6 +17,7 @@ import { RecordsRepo } from "../RecordsRepo.js"
 import { assemble, RecordViews } from "../views.js"
 import { SearchIndex } from "../../search/SearchIndex.js"
 import type { IndexedRecord } from "../../search/Query.js"
+import { Events } from "../../webhooks/Events.js"
 import { groupBy } from "../views.js"
 import { type Plan, plan } from "./plan.js"
 
@@ -47,15 +49,20 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
     const views = yield* RecordViews
     const db = yield* Database
     const index = yield* SearchIndex
+    const events = yield* Events
 
-    const write = (datasetId: DatasetId, minSubmitted: number, planned: Plan, at: Date) =>
+    /** Events cost nothing here unless a webhook wants them (one cached lookup per payload, no per-record query). */
+    const write = (dataset: DatasetRow, planned: Plan, at: Date) =>
       db.transaction(Effect.gen(function*() {
+        const datasetId = dataset.id
         yield* records.insertMany(planned.inserts)
+        yield* events.records("record.created", dataset, planned.inserts)
         for (const row of planned.updates) yield* records.replace(row)
         yield* answers.upsertResponses(planned.responses)
         yield* answers.upsertSuggestions(planned.suggestions)
         yield* answers.upsertVectors(planned.vectors)
-        yield* records.recompute(planned.recompute, minSubmitted)
+        yield* records.recompute(planned.recompute, dataset.distribution.min_submitted)
+        yield* events.statuses(dataset, records.findByIds(datasetId, planned.recompute))
         if (planned.respondents.length > 0) {
           yield* answers.touchDatasetUsers(datasetId, planned.respondents, at)
           yield* datasetsRepo.touchActivity(datasetId, at)
@@ -105,7 +112,7 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
           newId: () => crypto.randomUUID()
         })
         if (Either.isLeft(planned)) return yield* new Unprocessable({ detail: planned.left })
-        yield* write(datasetId, dataset.distribution.min_submitted, planned.right, at)
+        yield* write(dataset, planned.right, at)
         yield* index.documents(datasetId, documentsOf(planned.right))
         yield* index.records(datasetId, planned.right.updates.map((row) => row.id))
 
@@ -144,6 +151,7 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
     AnswersRepo.Default,
     UsersRepo.Default,
     RecordViews.Default,
-    SearchIndex.Default
+    SearchIndex.Default,
+    Events.Default
   ]
 }) {}

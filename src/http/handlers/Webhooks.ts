@@ -1,0 +1,17 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { Webhooks } from "../../services/webhooks/Webhooks.js"
+import { Api } from "../Api.js"
+import { CurrentUser } from "../Authentication.js"
+
+export const WebhooksLive = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
+  Effect.gen(function*() {
+    const webhooks = yield* Webhooks
+    return handlers
+      .handle("list", () => CurrentUser.pipe(Effect.flatMap(webhooks.list), Effect.map((items) => ({ items }))))
+      .handle("create", ({ payload }) => Effect.flatMap(CurrentUser, (actor) => webhooks.create(actor, payload)))
+      .handle("update", ({ path, payload }) =>
+        Effect.flatMap(CurrentUser, (actor) => webhooks.update(actor, path.id, payload)))
+      .handle("delete", ({ path }) => Effect.flatMap(CurrentUser, (actor) => webhooks.delete(actor, path.id)))
+      .handle("ping", ({ path }) => Effect.flatMap(CurrentUser, (actor) => webhooks.ping(actor, path.id)))
+  })).pipe(Layer.provide(Webhooks.Default))

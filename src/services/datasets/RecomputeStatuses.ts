@@ -1,0 +1,74 @@
+/**
+ * The `datasets.recompute_statuses` job (reference §5): after a dataset's distribution changes, every record that
+ * has a response gets its status recomputed, emits `record.updated` (and `record.completed`), and is re-indexed.
+ * Enqueued by `PATCH /datasets/{id}` through the outbox, so it runs only once the new distribution is committed.
+ * Idempotent: a second run recomputes the same statuses (and emits the events again, at least once).
+ */
+import { Effect, Schema } from "effect"
+import { DatasetId } from "../../domain/Ids.js"
+import { Database } from "../database/Database.js"
+import { jobHandler } from "../jobs/JobHandlers.js"
+import { RecordsRepo } from "../records/RecordsRepo.js"
+import { SearchIndex } from "../search/SearchIndex.js"
+import { Events } from "../webhooks/Events.js"
+import { DatasetsRepo } from "./DatasetsRepo.js"
+
+export const RecomputeStatuses = "datasets.recompute_statuses"
+
+const Payload = Schema.Struct({ datasetId: DatasetId })
+
+/** Records read per query when building events (keeps `in (…)` lists within both dialects' limits). */
+const PAGE = 1000
+
+export class StatusRecomputation extends Effect.Service<StatusRecomputation>()("Gloss/StatusRecomputation", {
+  effect: Effect.gen(function*() {
+    const datasets = yield* DatasetsRepo
+    const records = yield* RecordsRepo
+    const events = yield* Events
+    const index = yield* SearchIndex
+    const db = yield* Database
+    const { sql } = db
+
+    // Responses lock their record before recomputing it (Responses.persist); taking the same locks first means a
+    // response written meanwhile waits, and the counts below include it. SQLite has a single writer already.
+    const lockRecords = (datasetId: DatasetId) =>
+      sql.onDialectOrElse({
+        pg: () =>
+          sql`select id from records where dataset_id = ${datasetId}
+                and exists (select 1 from responses r where r.record_id = records.id) order by id for update`,
+        orElse: () => sql`select 1`
+      }).pipe(Effect.orDie)
+
+    const run = Effect.fn("Datasets.recomputeStatuses")(function*(datasetId: DatasetId) {
+      const changed = yield* db.transaction(Effect.gen(function*() {
+        const dataset = yield* datasets.findById(datasetId)
+        // Deleted since: nothing left to do.
+        if (dataset._tag === "None") return []
+        yield* lockRecords(datasetId)
+        const recomputed = yield* records.recomputeDataset(datasetId, dataset.value.distribution.min_submitted)
+        const ids = recomputed.map((record) => record.id)
+        yield* events.statuses(
+          dataset.value,
+          Effect.map(
+            Effect.forEach(
+              Array.from({ length: Math.ceil(ids.length / PAGE) }, (_, i) => ids.slice(i * PAGE, (i + 1) * PAGE)),
+              (page) => records.findByIds(datasetId, page)
+            ),
+            (pages) => pages.flat()
+          )
+        )
+        return ids
+      }))
+      yield* index.records(datasetId, changed)
+    })
+
+    return { run } as const
+  }),
+  dependencies: [DatasetsRepo.Default, RecordsRepo.Default, Events.Default, SearchIndex.Default, Database.Default]
+}) {}
+
+export const recomputeStatuses = jobHandler(
+  RecomputeStatuses,
+  Payload,
+  ({ datasetId }) => Effect.flatMap(StatusRecomputation, (job) => job.run(datasetId))
+)

@@ -1,0 +1,38 @@
+/** Tuning of event dispatch and webhook delivery, with production defaults; tests provide shorter ones. */
+import { Context, Duration } from "effect"
+
+export interface WebhookSettingsShape {
+  /** A receiver has this long to answer (headers) before the attempt counts as failed (contract: 20 s). */
+  readonly timeout: Duration.Duration
+  /** Runs of a delivery job in all: the first attempt plus retries (connection errors, timeouts, 5xx, 429). */
+  readonly attempts: number
+  /** Base of the exponential back-off between attempts: retry n waits `backoff × 2^(n-1)`. */
+  readonly backoff: Duration.Duration
+  /** How often each dispatcher looks for committed events that are not yet on the job queue. */
+  readonly dispatchInterval: Duration.Duration
+  /** Outbox rows moved to the queue per transaction. */
+  readonly dispatchBatch: number
+  /** How long dispatched outbox rows are kept (for inspection) before they are removed. */
+  readonly keepDispatched: Duration.Duration
+  /**
+   * How long a process trusts its list of subscribed events. Writes skip building payloads nobody listens to; a
+   * webhook created in another process is seen after at most this long (in the same process, at once).
+   */
+  readonly subscriptionsTtl: Duration.Duration
+}
+
+/**
+ * 8 attempts with a 5 s base: retries after 5 s, 10 s, 20 s, 40 s, 80 s, 160 s and 320 s, so a receiver may be
+ * down for about 10½ minutes without losing a delivery.
+ */
+export class WebhookSettings extends Context.Reference<WebhookSettings>()("Gloss/WebhookSettings", {
+  defaultValue: (): WebhookSettingsShape => ({
+    timeout: Duration.seconds(20),
+    attempts: 8,
+    backoff: Duration.seconds(5),
+    dispatchInterval: Duration.millis(250),
+    dispatchBatch: 100,
+    keepDispatched: Duration.days(1),
+    subscriptionsTtl: Duration.seconds(1)
+  })
+}) {}
