@@ -5,6 +5,7 @@ import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, Option } from "effect"
 import { dbCommand } from "../cli/DbCommand.js"
 import { deployCommand } from "../cli/DeployCommand.js"
+import { loginCommand, logoutCommand } from "../cli/LoginCommand.js"
 import { recordsCommand } from "../cli/RecordsCommand.js"
 import { searchCommand } from "../cli/SearchCommand.js"
 import { usersCommand } from "../cli/UsersCommand.js"
@@ -26,7 +27,9 @@ const gloss = Command.make("gloss").pipe(
     workspacesCommand,
     searchCommand,
     recordsCommand,
-    deployCommand
+    deployCommand,
+    loginCommand,
+    logoutCommand
   ])
 )
 

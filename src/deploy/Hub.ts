@@ -4,7 +4,10 @@
  * `Hub.DefaultWithoutDependencies` over a fake Hub, a `ConfigProvider` and a non-interactive `Terminal`.
  */
 import { FetchHttpClient, FileSystem, HttpClient, Path, Terminal } from "@effect/platform"
-import { NodeFileSystem, NodePath, NodeTerminal } from "@effect/platform-node"
+// Deep imports: the package root would pull @effect/cluster and @effect/sql into the client bundle.
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
+import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import { Effect } from "effect"
 import { makeHubHttp } from "./HubHttp.js"
 import { hubSettings } from "./HubSettings.js"

@@ -1,0 +1,134 @@
+/**
+ * The client's own failures (CLIENT.md "Errors"): the seed's client-side rules (§4.5, §4.6, §7) and what can go
+ * wrong before the server answers. Declared API errors arrive as the domain's tagged errors, re-exported here so
+ * that `gloss/client` users import every error from one place.
+ */
+import { Schema } from "effect"
+
+export {
+  Conflict,
+  Forbidden,
+  InternalServerError,
+  MissingVector,
+  NotFound,
+  PayloadTooLarge,
+  ServiceUnavailable,
+  Unauthorized,
+  Unprocessable,
+  ValidationError
+} from "../domain/Errors.js"
+
+/** A lookup without any of its arguments (§4.5 rule 1, §4.6 last row). */
+export class MissingLookupArgument extends Schema.TaggedError<MissingLookupArgument>()("MissingLookupArgument", {
+  /** `'name' or 'id'`, `'username' or 'id'`, `'name', 'id' or 'workspace'`. */
+  expected: Schema.String
+}) {
+  override get message() {
+    return `One of ${this.expected} must be provided`
+  }
+}
+
+/** A dataset lookup whose workspace cannot be resolved (§7 row 2). */
+export class WorkspaceNotFound extends Schema.TaggedError<WorkspaceNotFound>()("WorkspaceNotFound", {
+  workspace: Schema.String
+}) {
+  override get message() {
+    return `Workspace '${this.workspace}' not found, provide a valid workspace name or id`
+  }
+}
+
+/** `workspaces.default` when the caller sees no workspace (§4.2, §7 row 3). */
+export class NoWorkspaces extends Schema.TaggedError<NoWorkspaces>()("NoWorkspaces", {}) {
+  override get message() {
+    return "There are no workspaces created: create a workspace first"
+  }
+}
+
+/** An id that is not a UUID: no resource can have it (the SDK's UUID parser fails the same way). */
+export class InvalidId extends Schema.TaggedError<InvalidId>()("InvalidId", {
+  entity: Schema.String,
+  id: Schema.String
+}) {
+  override get message() {
+    return `'${this.id}' is not a valid ${this.entity} id: ids are UUIDs`
+  }
+}
+
+export class MissingApiKey extends Schema.TaggedError<MissingApiKey>()("MissingApiKey", {}) {
+  override get message() {
+    return "Missing apiKey. You must provide a valid API key (the apiKey option or GLOSS_API_KEY)."
+  }
+}
+
+export class InvalidApiUrl extends Schema.TaggedError<InvalidApiUrl>()("InvalidApiUrl", { apiUrl: Schema.String }) {
+  override get message() {
+    return `Invalid apiUrl '${this.apiUrl}': it must be an http:// or https:// URL`
+  }
+}
+
+/** The connection could not be made (refused, reset before a response, DNS), after every retry. */
+export class ConnectionFailed extends Schema.TaggedError<ConnectionFailed>()("ConnectionFailed", {
+  apiUrl: Schema.String,
+  attempts: Schema.Number,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `Could not reach '${this.apiUrl}' (${this.attempts} attempt${this.attempts === 1 ? "" : "s"}: ` +
+      `${this.reason}): make sure that the Gloss server is running and working as expected`
+  }
+}
+
+/** No complete answer within `timeout` seconds (connection retries included). */
+export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", {
+  apiUrl: Schema.String,
+  timeout: Schema.Number
+}) {
+  override get message() {
+    return `No answer from '${this.apiUrl}' within ${this.timeout} seconds`
+  }
+}
+
+/** An answer the contract does not declare: another status (a proxy's 502, a non-Gloss URL) or body. */
+export class UnexpectedResponse extends Schema.TaggedError<UnexpectedResponse>()("UnexpectedResponse", {
+  status: Schema.optional(Schema.Number),
+  detail: Schema.String
+}) {
+  override get message() {
+    return `Unexpected response${this.status === undefined ? "" : ` (HTTP ${this.status})`}: ${this.detail}`
+  }
+}
+
+/** The stored credentials file exists but cannot be read, parsed, written or removed. */
+export class CredentialsFileError extends Schema.TaggedError<CredentialsFileError>()("CredentialsFileError", {
+  path: Schema.String,
+  detail: Schema.String
+}) {
+  override get message() {
+    return `Cannot use the credentials file ${this.path}: ${this.detail}`
+  }
+}
+
+/** A webhook delivery whose headers, timestamp or signature do not check out (Standard Webhooks). */
+export class WebhookVerificationFailed extends Schema.TaggedError<WebhookVerificationFailed>()(
+  "WebhookVerificationFailed",
+  { reason: Schema.String }
+) {
+  override get message() {
+    return `Webhook verification failed: ${this.reason}`
+  }
+}
+
+/** What happens between the client and the server, whatever the endpoint. */
+export type TransportError = ConnectionFailed | RequestTimeout | UnexpectedResponse
+
+/** Construction: the options (or environment) cannot make a client. */
+export type OptionsError = MissingApiKey | InvalidApiUrl
+
+export type ClientError =
+  | MissingLookupArgument
+  | WorkspaceNotFound
+  | NoWorkspaces
+  | InvalidId
+  | OptionsError
+  | TransportError
+  | CredentialsFileError

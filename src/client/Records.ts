@@ -1,0 +1,146 @@
+/**
+ * `client.records`, keyed by dataset (CLIENT.md "Records"): `log` upserts in batches of at most 500, `stream` pages
+ * through the list or the search endpoint, `delete` removes by id in batches of at most 100 — with the SDK's batch
+ * normalisation warning and summary logs (reference §3.11–§3.13).
+ */
+import { Array as Arr, Chunk, Effect, Option, Stream } from "effect"
+import { DatasetId } from "../domain/Ids.js"
+import type { DatasetRecord, RecordUpsert } from "../domain/Record.js"
+import { MAX_RECORDS_PER_BULK } from "../domain/Record.js"
+import type { SearchRecordsQuery } from "../domain/Search.js"
+import { parseId } from "./lookup.js"
+import type { Transport } from "./Transport.js"
+
+export const MAX_RECORDS_PER_DELETE = 100
+/** The list and search endpoints' largest page. */
+const MAX_PAGE = 1000
+
+/** A dataset as records need it: its id (a `Dataset` from the client, or just `{ id }`). */
+export interface DatasetRef {
+  readonly id: string
+  readonly name?: string | undefined
+}
+
+export interface LogProgress {
+  readonly batch: number
+  readonly batches: number
+  /** Records sent so far, out of `total`. */
+  readonly sent: number
+  readonly total: number
+}
+
+export interface LogOptions {
+  /** Records per request; default 256, at most 500. */
+  readonly batchSize?: number | undefined
+  readonly onProgress?: ((progress: LogProgress) => void) | undefined
+}
+
+export interface LogResult {
+  readonly items: ReadonlyArray<DatasetRecord>
+  readonly created: number
+  readonly updated: number
+}
+
+type SearchQuery = NonNullable<SearchRecordsQuery["query"]>
+
+export interface StreamOptions {
+  /** A text to search for, or a whole query (text and/or vector). With a query or filters, the search endpoint. */
+  readonly query?: string | SearchQuery | undefined
+  readonly filters?: SearchRecordsQuery["filters"] | undefined
+  readonly sort?: SearchRecordsQuery["sort"] | undefined
+  /** Records per page; default 256, at most 1000. */
+  readonly batchSize?: number | undefined
+  /** Default `["responses", "suggestions"]`, as the SDK's iteration; add `vectors` or `vectors:<name>`. */
+  readonly include?: ReadonlyArray<string> | undefined
+}
+
+/** The SDK's rule: the size used is the smallest of the one asked for, the records at hand and the maximum. */
+const normaliseBatchSize = (requested: number, count: number, max: number) => {
+  const size = Math.max(1, Math.min(requested, count, max))
+  return Effect.as(
+    size === requested
+      ? Effect.void
+      : Effect.logWarning(`The provided batch size ${requested} was normalized. Using value ${size}.`),
+    size
+  )
+}
+
+const datasetLabel = (dataset: DatasetRef) => dataset.name ?? dataset.id
+
+export const makeRecords = ({ api, call }: Transport) => {
+  const datasetId = (dataset: DatasetRef) => parseId(DatasetId, "Dataset", dataset.id)
+
+  const log = Effect.fn("GlossClient.records.log")(
+    function*(dataset: DatasetRef, records: ReadonlyArray<RecordUpsert>, options: LogOptions = {}) {
+      const id = yield* datasetId(dataset)
+      if (records.length === 0) return { items: [], created: 0, updated: 0 } satisfies LogResult
+      const size = yield* normaliseBatchSize(options.batchSize ?? 256, records.length, MAX_RECORDS_PER_BULK)
+      const batches = Arr.chunksOf(records, size)
+      const items: Array<DatasetRecord> = []
+      let updated = 0
+      for (const [index, batch] of batches.entries()) {
+        const result = yield* call(api.records.bulkUpsert({ path: { id }, payload: { items: batch } }))
+        items.push(...result.items)
+        updated += result.updated_item_ids?.length ?? 0
+        options.onProgress?.({
+          batch: index + 1,
+          batches: batches.length,
+          sent: Math.min((index + 1) * size, records.length),
+          total: records.length
+        })
+      }
+      const created = items.length - updated
+      yield* Effect.logInfo(`Updated ${updated} records and added ${created} records to dataset ${datasetLabel(dataset)}`)
+      return { items, created, updated } satisfies LogResult
+    }
+  )
+
+  const stream = (dataset: DatasetRef, options: StreamOptions = {}) => {
+    const limit = Math.max(1, Math.min(options.batchSize ?? 256, MAX_PAGE))
+    const include = options.include ?? ["responses", "suggestions"]
+    const query = typeof options.query === "string" ? { text: { q: options.query } } : options.query
+    const searching = query !== undefined || options.filters != null || options.sort != null
+    const page = (id: DatasetId, offset: number) => {
+      const urlParams = { offset, limit, include }
+      return searching
+        ? Effect.map(
+          call(api.search.all({
+            path: { id },
+            urlParams,
+            payload: { query: query ?? null, filters: options.filters ?? null, sort: options.sort ?? null }
+          })),
+          ({ items }) => items.map(({ record }) => record)
+        )
+        : Effect.map(call(api.records.list({ path: { id }, urlParams })), ({ items }) => items)
+    }
+    // Offset paging; a short page is the last one (the SDK asks once more and stops on an empty page).
+    return Stream.unwrap(Effect.map(datasetId(dataset), (id) =>
+      Stream.paginateChunkEffect(0, (offset) =>
+        Effect.map(page(id, offset), (items): readonly [Chunk.Chunk<DatasetRecord>, Option.Option<number>] => [
+          Chunk.fromIterable(items),
+          items.length < limit ? Option.none() : Option.some(offset + items.length)
+        ]))))
+  }
+
+  const remove = Effect.fn("GlossClient.records.delete")(
+    function*(
+      dataset: DatasetRef,
+      records: ReadonlyArray<string | { readonly id: string }>,
+      options: { readonly batchSize?: number | undefined } = {}
+    ) {
+      const id = yield* datasetId(dataset)
+      if (records.length === 0) return 0
+      const ids = records.map((record) => (typeof record === "string" ? record : record.id))
+      const size = yield* normaliseBatchSize(options.batchSize ?? MAX_RECORDS_PER_DELETE, ids.length, MAX_RECORDS_PER_DELETE)
+      for (const batch of Arr.chunksOf(ids, size)) {
+        yield* call(api.records.deleteMany({ path: { id }, urlParams: { ids: batch.join(",") } }))
+      }
+      yield* Effect.logInfo(`Deleted ${ids.length} records from dataset ${datasetLabel(dataset)}`)
+      return ids.length
+    }
+  )
+
+  return { log, stream, delete: remove }
+}
+
+export type Records = ReturnType<typeof makeRecords>

@@ -1,0 +1,48 @@
+/**
+ * One client's parts, built from its options without contacting the server: the transport, the collections, the
+ * record operations and `me` (fetched on first use, then cached for the client's life; a failure is not cached).
+ */
+import { Effect, Option, SynchronizedRef } from "effect"
+import type { User } from "../domain/User.js"
+import { makeDatasets } from "./Datasets.js"
+import { type ClientOptions, resolveSettings } from "./Options.js"
+import { makeRecords } from "./Records.js"
+import { makeTransport } from "./Transport.js"
+import { makeUsers } from "./Users.js"
+import { makeWebhooks } from "./Webhooks.js"
+import { makeWorkspaces } from "./Workspaces.js"
+
+export const buildClient = Effect.fn("GlossClient.build")(function*(options: ClientOptions) {
+  const settings = yield* resolveSettings(options)
+  const transport = yield* makeTransport(settings)
+  const { api, call } = transport
+  const workspaces = makeWorkspaces(transport)
+
+  const cachedMe = yield* SynchronizedRef.make(Option.none<User>())
+  // Serialised, so that concurrent first uses make one request.
+  type Cached = readonly [User, Option.Option<User>]
+  const me = SynchronizedRef.modifyEffect(cachedMe, (cached) =>
+    Option.match(cached, {
+      onSome: (user) => Effect.succeed<Cached>([user, cached]),
+      onNone: () => Effect.map(call(api.me.me()), (user): Cached => [user, Option.some(user)])
+    })).pipe(Effect.withSpan("GlossClient.me"))
+
+  return {
+    /** The API's base URL, without a trailing slash. */
+    apiUrl: settings.apiUrl,
+    /** The workspace dataset lookups prefer before `workspaces.default`. */
+    workspace: settings.workspace,
+    me,
+    workspaces,
+    users: makeUsers(transport, workspaces),
+    datasets: makeDatasets(transport, workspaces, settings.workspace),
+    webhooks: makeWebhooks(transport),
+    records: makeRecords(transport),
+    /** The typed endpoints themselves, for what no collection covers; wrap calls in `call`. */
+    api,
+    /** Applies the timeout and maps transport failures to the client's errors. */
+    call
+  }
+})
+
+export type GlossClientShape = Effect.Effect.Success<ReturnType<typeof buildClient>>

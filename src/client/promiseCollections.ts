@@ -1,0 +1,95 @@
+/**
+ * The collections of the Promise face: each method runs the Effect face's method on the client's runtime, `None`
+ * becomes `undefined`, a `Stream` becomes an async iterator. No behaviour lives here.
+ */
+import { Effect, Option, type Stream } from "effect"
+import type { DatasetDraft, Dataset } from "./datasetSettings.js"
+import type { DatasetLookup } from "./Datasets.js"
+import type { GlossClientShape } from "./makeClient.js"
+import type { LogOptions, LogResult, DatasetRef, StreamOptions } from "./Records.js"
+import type { Sequence } from "./sequence.js"
+import type { UserDraft, UserLookup } from "./Users.js"
+import type { WebhookLookup, WebhookRef } from "./Webhooks.js"
+import type { WorkspaceDraft, WorkspaceLookup, WorkspaceRef } from "./Workspaces.js"
+import type { WebhookCreate, WebhookUpdate } from "../domain/Webhook.js"
+import type { RecordUpsert } from "../domain/Record.js"
+
+export type Run = <A, E>(f: (client: GlossClientShape) => Effect.Effect<A, E>) => Promise<A>
+export type Iterate = <A, E>(f: (client: GlossClientShape) => Stream.Stream<A, E>) => AsyncIterable<A>
+
+const orUndefined = <A>(option: Option.Option<A>): A | undefined => Option.getOrUndefined(option)
+
+/** `defineProperty` adds a getter (a fresh request on each read); `Object.assign` would copy one value. */
+const withGetter = <T extends object, K extends string, V>(target: T, key: K, get: () => V): T & { readonly [P in K]: V } => {
+  Object.defineProperty(target, key, { get, enumerable: true })
+  // Why the cast: the property now exists at runtime, which TypeScript cannot follow through defineProperty.
+  return target as T & { readonly [P in K]: V }
+}
+
+const sequenceFace = <B, E>(run: Run, iterate: Iterate, of: (client: GlossClientShape) => Sequence<B, E>) => ({
+  count: () => run((client) => of(client).count()),
+  at: (index: number) => run((client) => of(client).at(index)).then(orUndefined),
+  slice: (start: number, end?: number) => run((client) => of(client).slice(start, end)),
+  [Symbol.asyncIterator]: () => iterate((client) => of(client).stream)[Symbol.asyncIterator]()
+})
+
+export const promiseWorkspaces = (run: Run, iterate: Iterate) => {
+  const get = (lookup: WorkspaceLookup) => run((client) => client.workspaces.get(lookup)).then(orUndefined)
+  const collection = Object.assign(get, {
+    get,
+    list: () => run((client) => client.workspaces.list()),
+    add: (draft: WorkspaceDraft) => run((client) => client.workspaces.add(draft)),
+    ...sequenceFace(run, iterate, (client) => client.workspaces)
+  })
+  return withGetter(collection, "default", () => run((client) => client.workspaces.default))
+}
+
+export const promiseUsers = (run: Run, iterate: Iterate) => {
+  const get = (lookup: UserLookup) => run((client) => client.users.get(lookup)).then(orUndefined)
+  return Object.assign(get, {
+    get,
+    list: (options: { readonly workspace?: WorkspaceRef } = {}) => run((client) => client.users.list(options)),
+    add: (draft: UserDraft) => run((client) => client.users.add(draft)),
+    ...sequenceFace(run, iterate, (client) => client.users)
+  })
+}
+
+export const promiseDatasets = (run: Run, iterate: Iterate) => {
+  function get(args: { readonly id: string; readonly name?: string; readonly workspace?: WorkspaceRef }): Promise<Dataset | undefined>
+  function get(args: { readonly name: string; readonly workspace?: WorkspaceRef }): Promise<Dataset | undefined>
+  function get(args: { readonly workspace: WorkspaceRef }): Promise<ReadonlyArray<Dataset>>
+  function get(args: DatasetLookup): Promise<Dataset | undefined | ReadonlyArray<Dataset>>
+  function get(args: DatasetLookup): Promise<Dataset | undefined | ReadonlyArray<Dataset>> {
+    return run((client) => client.datasets.get(args)).then((found) => (Option.isOption(found) ? orUndefined(found) : found))
+  }
+  return Object.assign(get, {
+    get,
+    list: () => run((client) => client.datasets.list()),
+    add: (draft: DatasetDraft) => run((client) => client.datasets.add(draft)),
+    ...sequenceFace(run, iterate, (client) => client.datasets)
+  })
+}
+
+export const promiseWebhooks = (run: Run, iterate: Iterate) => {
+  const get = (lookup: WebhookLookup) => run((client) => client.webhooks.get(lookup)).then(orUndefined)
+  return Object.assign(get, {
+    get,
+    list: () => run((client) => client.webhooks.list()),
+    add: (draft: WebhookCreate) => run((client) => client.webhooks.add(draft)),
+    update: (webhook: WebhookRef, changes: WebhookUpdate) => run((client) => client.webhooks.update(webhook, changes)),
+    delete: (webhook: WebhookRef) => run((client) => client.webhooks.delete(webhook)),
+    ping: (webhook: WebhookRef) => run((client) => client.webhooks.ping(webhook)),
+    ...sequenceFace(run, iterate, (client) => client.webhooks)
+  })
+}
+
+export const promiseRecords = (run: Run, iterate: Iterate) => ({
+  log: (dataset: DatasetRef, records: ReadonlyArray<RecordUpsert>, options?: LogOptions): Promise<LogResult> =>
+    run((client) => client.records.log(dataset, records, options)),
+  stream: (dataset: DatasetRef, options?: StreamOptions) => iterate((client) => client.records.stream(dataset, options)),
+  delete: (
+    dataset: DatasetRef,
+    records: ReadonlyArray<string | { readonly id: string }>,
+    options?: { readonly batchSize?: number | undefined }
+  ) => run((client) => client.records.delete(dataset, records, options))
+})
