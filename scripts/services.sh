@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs (when missing) and starts the services the full test suite uses: PostgreSQL and Redis from Debian's
-# packages, on loopback. Idempotent: safe to run again when they are already up. Needs root (or sudo) for apt-get.
+# packages, on loopback, and Chromium for the web UI's browser tests. Idempotent: safe to run again when they are
+# already up. Needs root (or sudo) for apt-get.
 set -euo pipefail
 
 SUDO=""
@@ -9,6 +10,8 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 missing=()
 command -v pg_ctlcluster >/dev/null 2>&1 || missing+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+# The web UI's browser tests drive Debian's Chromium (browsers cannot be downloaded by npm here).
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "services: installing ${missing[*]}"
   $SUDO apt-get update -qq
@@ -42,4 +45,4 @@ if ! redis-cli -p 6379 ping >/dev/null 2>&1; then
   for _ in $(seq 1 50); do redis-cli -p 6379 ping >/dev/null 2>&1 && break; sleep 0.1; done
 fi
 
-echo "services: PostgreSQL at postgres://gloss:gloss@127.0.0.1:5432/gloss, Redis at redis://127.0.0.1:6379"
+echo "services: PostgreSQL at postgres://gloss:gloss@127.0.0.1:5432/gloss, Redis at redis://127.0.0.1:6379, Chromium at $(command -v chromium)"

@@ -34,6 +34,7 @@ import { WorkspacesLive } from "./handlers/Workspaces.js"
 import { AppModuleLive } from "./AppModule.js"
 import { requestPipeline } from "./RequestPipeline.js"
 import { ShareProgressLive } from "./ShareProgress.js"
+import { StaticUiLive } from "./StaticUi.js"
 import { Auth } from "../services/auth/Auth.js"
 import { Users } from "../services/users/Users.js"
 import { Workspaces } from "../services/workspaces/Workspaces.js"
@@ -69,7 +70,7 @@ const ApiLive = Layer.unwrapEffect(Effect.map(GlossConfig, ({ server }) =>
     Layer.provide(GroupsLive)
   )))
 
-/** What sits beside the handlers: docs pages, the OpenAPI document, and the mapping of undeclared failures. */
+/** What sits beside the handlers: docs pages, the OpenAPI document, the web UI, and the mapping of undeclared failures. */
 const ExtrasLive = Layer.unwrapEffect(Effect.map(GlossConfig, ({ server }) =>
   Layer.mergeAll(
     ErrorResponsesLive,
@@ -78,7 +79,9 @@ const ExtrasLive = Layer.unwrapEffect(Effect.map(GlossConfig, ({ server }) =>
     HttpApiBuilder.middlewareOpenApi({ path: "/api/v1/openapi.json" }),
     docsRedirects(server.baseUrl),
     ShareProgressLive,
-    AppModuleLive
+    AppModuleLive,
+    // The web UI answers every GET the API does not route (history fallback); `/api/...` stays a JSON 404.
+    StaticUiLive
   )))
 
 /** `GET /docs` and `GET /api` lead to the interactive docs, as Argilla's do. */

@@ -1,0 +1,89 @@
+/**
+ * The shell: the header, the routes, and the sign-in guard. Without a session every route but `/sign-in` goes
+ * there with `?redirect=` to come back; a 401 from any call does the same (see `session.expire`).
+ */
+import { QueryClientProvider, useQuery } from "@tanstack/react-query"
+import { lazy, Suspense, useEffect, useSyncExternalStore } from "react"
+import { datasetIdFrom, me, queryClient } from "./data/queries.js"
+import { session } from "./data/session.js"
+import { Link, match, navigate, useLocation } from "./router.js"
+import { SignIn } from "./screens/SignIn.js"
+
+// Screens after sign-in load on demand, so the first screen ships only what it needs.
+const Home = lazy(() => import("./screens/Home.js").then((m) => ({ default: m.Home })))
+const UserSettings = lazy(() => import("./screens/UserSettings.js").then((m) => ({ default: m.UserSettings })))
+const AnnotationView = lazy(() =>
+  import("./screens/annotation/AnnotationView.js").then((m) => ({ default: m.AnnotationView }))
+)
+
+const Header = () => {
+  const user = useQuery(me).data
+  return (
+    <header className="app-header">
+      <a className="skip" href="#main">Skip to content</a>
+      <Link to="/" className="brand">Gloss</Link>
+      <nav aria-label="Account" className="account">
+        {user === undefined ? null : <span className="muted">{user.username}</span>}
+        <Link to="/user-settings">My settings</Link>
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => {
+            session.signOut()
+            queryClient.clear()
+            navigate("/sign-in", { replace: true })
+          }}
+        >
+          Sign out
+        </button>
+      </nav>
+    </header>
+  )
+}
+
+const NotFound = () => (
+  <main id="main" className="page">
+    <h1>Page not found</h1>
+    <Link to="/">Back to datasets</Link>
+  </main>
+)
+
+const Routes = (props: { readonly path: string }) => {
+  const { path } = props
+  if (path === "/") return <Home />
+  if (path === "/user-settings") return <UserSettings />
+  const annotate = match("/dataset/:id/annotation-mode", path) ?? match("/dataset/:id", path)
+  if (annotate !== undefined) {
+    const id = datasetIdFrom(annotate["id"])
+    return id === undefined ? <NotFound /> : <AnnotationView key={id} datasetId={id} />
+  }
+  return <NotFound />
+}
+
+export const App = () => {
+  const location = useLocation()
+  const { token } = useSyncExternalStore(session.subscribe, session.get)
+  const onSignIn = location.path === "/sign-in"
+
+  useEffect(() => {
+    if (token === null && !onSignIn) {
+      queryClient.clear()
+      navigate(`/sign-in?redirect=${encodeURIComponent(location.href)}`, { replace: true })
+    }
+  }, [token, onSignIn, location.href])
+
+  let page
+  if (onSignIn) page = <SignIn />
+  else if (token === null) page = null
+  else {
+    page = (
+      <>
+        <Header />
+        <Suspense fallback={<main id="main" className="page"><p>Loading…</p></main>}>
+          <Routes path={location.path} />
+        </Suspense>
+      </>
+    )
+  }
+  return <QueryClientProvider client={queryClient}>{page}</QueryClientProvider>
+}

@@ -1,0 +1,101 @@
+/**
+ * Read models for the screens, as TanStack Query options over the typed client. Keys are grouped by dataset so a
+ * write can refresh exactly the progress it changed (`refreshProgress`).
+ */
+import { QueryClient, queryOptions } from "@tanstack/react-query"
+import { Effect, Schema } from "effect"
+import { DatasetId, type MetadataPropertyId } from "../../../src/domain/Ids.js"
+import { call, isUnauthorized } from "./client.js"
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      refetchOnWindowFocus: false,
+      // Typed API failures (404, 403, 422…) will not change on a retry; lost connections may.
+      retry: (count, error) => count < 2 && typeof error === "object" && error !== null && "_tag" in error &&
+        error._tag === "RequestError"
+    }
+  }
+})
+
+/** A dataset id from the URL, or undefined when it is not one. */
+export const datasetIdFrom = (raw: string | undefined): DatasetId | undefined =>
+  raw === undefined ? undefined : Schema.decodeUnknownOption(DatasetId)(raw).pipe((o) => (o._tag === "Some" ? o.value : undefined))
+
+// Home shows one progress bar per dataset; a few requests at a time keep a long list from flooding the server.
+const progressPermits = Effect.unsafeMakeSemaphore(4)
+
+export const me = queryOptions({
+  queryKey: ["me"],
+  queryFn: ({ signal }) => call((c) => c.me.me(), signal),
+  staleTime: 5 * 60_000
+})
+
+export const myWorkspaces = queryOptions({
+  queryKey: ["me", "workspaces"],
+  queryFn: ({ signal }) => call((c) => Effect.map(c.me.workspaces(), (r) => r.items), signal)
+})
+
+export const myDatasets = queryOptions({
+  queryKey: ["me", "datasets"],
+  queryFn: ({ signal }) => call((c) => Effect.map(c.datasets.listMine({ urlParams: {} }), (r) => r.items), signal)
+})
+
+export const dataset = (id: DatasetId) =>
+  queryOptions({
+    queryKey: ["dataset", id],
+    queryFn: ({ signal }) => call((c) => c.datasets.get({ path: { id } }), signal)
+  })
+
+export const fields = (id: DatasetId) =>
+  queryOptions({
+    queryKey: ["dataset", id, "fields"],
+    queryFn: ({ signal }) => call((c) => Effect.map(c.fields.list({ path: { id } }), (r) => r.items), signal)
+  })
+
+export const questions = (id: DatasetId) =>
+  queryOptions({
+    queryKey: ["dataset", id, "questions"],
+    queryFn: ({ signal }) => call((c) => Effect.map(c.questions.list({ path: { id } }), (r) => r.items), signal)
+  })
+
+export const metadataProperties = (id: DatasetId) =>
+  queryOptions({
+    queryKey: ["dataset", id, "metadata-properties"],
+    queryFn: ({ signal }) =>
+      call((c) => Effect.map(c.metadataProperties.listMine({ path: { id } }), (r) => r.items), signal)
+  })
+
+export const metadataMetrics = (id: MetadataPropertyId) =>
+  queryOptions({
+    queryKey: ["metadata-property", id, "metrics"],
+    queryFn: ({ signal }) => call((c) => c.search.metadataMetrics({ path: { id } }), signal)
+  })
+
+export const suggestionAgents = (id: DatasetId) =>
+  queryOptions({
+    queryKey: ["dataset", id, "suggestion-agents"],
+    queryFn: ({ signal }) => call((c) => Effect.map(c.search.suggestionsOptions({ path: { id } }), (r) => r.items), signal)
+  })
+
+export const teamProgress = (id: DatasetId) =>
+  queryOptions({
+    queryKey: ["dataset", id, "progress", "team"],
+    queryFn: ({ signal }) => call((c) => progressPermits.withPermits(1)(c.progress.dataset({ path: { id } })), signal)
+  })
+
+export const myProgress = (id: DatasetId) =>
+  queryOptions({
+    queryKey: ["dataset", id, "progress", "mine"],
+    queryFn: ({ signal }) => call((c) => Effect.map(c.progress.mine({ path: { id } }), (r) => r.responses), signal)
+  })
+
+/** After a response is written: both progress panels of that dataset, and the home list's bar. */
+export const refreshProgress = (id: DatasetId) =>
+  queryClient.invalidateQueries({ queryKey: ["dataset", id, "progress"] })
+
+export const signIn = (username: string, password: string) =>
+  call((c) => Effect.map(c.auth.token({ payload: { username, password } }), (t) => t.access_token))
+
+export { isUnauthorized }

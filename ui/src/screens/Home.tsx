@@ -1,0 +1,89 @@
+/** `/`: my datasets, filtered by workspace and name (both in the URL), with each dataset's progress. */
+import { useQuery } from "@tanstack/react-query"
+import type { Dataset } from "../../../src/domain/Dataset.js"
+import { errorMessage } from "../data/client.js"
+import { myDatasets, myWorkspaces, teamProgress } from "../data/queries.js"
+import { Link, setSearch, useLocation } from "../router.js"
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" })
+
+const Progress = (props: { readonly dataset: Dataset }) => {
+  const { data, isError } = useQuery(teamProgress(props.dataset.id))
+  if (isError) return <span className="muted">—</span>
+  if (data === undefined) return <span className="muted">…</span>
+  const label = `${data.completed} of ${data.total} completed`
+  return (
+    <span className="progress-cell" title={`${label}, ${data.pending} left`}>
+      <progress max={Math.max(1, data.total)} value={data.completed} aria-label={`${props.dataset.name}: ${label}`} />
+      <span>{label}</span>
+    </span>
+  )
+}
+
+export const Home = () => {
+  const { search } = useLocation()
+  const workspace = search.get("workspace") ?? ""
+  const name = search.get("q") ?? ""
+  const datasets = useQuery(myDatasets)
+  const workspaces = useQuery(myWorkspaces).data ?? []
+  const workspaceName = new Map(workspaces.map((w) => [w.id as string, w.name]))
+  const needle = name.trim().toLowerCase()
+  const shown = (datasets.data ?? [])
+    .filter((d) => workspace === "" || d.workspace_id === workspace)
+    .filter((d) => needle === "" || d.name.toLowerCase().includes(needle))
+    .toSorted((a, b) => b.last_activity_at.getTime() - a.last_activity_at.getTime())
+
+  return (
+    <main id="main" className="page">
+      <h1>Datasets</h1>
+      <div className="toolbar">
+        <label>
+          Workspace
+          <select value={workspace} onChange={(e) => setSearch({ workspace: e.target.value })}>
+            <option value="">All workspaces</option>
+            {workspaces.map((w) => <option key={w.id} value={w.id}>{w.name}</option>)}
+          </select>
+        </label>
+        <label>
+          Name
+          <input type="search" value={name} placeholder="Search datasets" onChange={(e) => setSearch({ q: e.target.value })} />
+        </label>
+      </div>
+      {datasets.isPending ? <p>Loading datasets…</p> : null}
+      {datasets.isError ? <p role="alert">{errorMessage(datasets.error)}</p> : null}
+      {datasets.data !== undefined && datasets.data.length === 0 ? (
+        <section className="empty">
+          <h2>No datasets yet</h2>
+          <p>
+            Datasets are created with the Python SDK (<code>rg.Dataset(...).create()</code>) or the API (
+            <a href="api/v1/docs">API docs</a>). Ask an owner or admin to add you to a workspace.
+          </p>
+        </section>
+      ) : null}
+      {shown.length > 0 ? (
+        <table className="datasets">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Workspace</th>
+              <th scope="col">Progress</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last activity</th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((d) => (
+              <tr key={d.id}>
+                <td><Link to={`/dataset/${d.id}/annotation-mode`}>{d.name}</Link></td>
+                <td>{workspaceName.get(d.workspace_id) ?? "—"}</td>
+                <td><Progress dataset={d} /></td>
+                <td><time dateTime={d.inserted_at.toISOString()}>{dateFormat.format(d.inserted_at)}</time></td>
+                <td><time dateTime={d.last_activity_at.toISOString()}>{dateFormat.format(d.last_activity_at)}</time></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : datasets.data !== undefined && datasets.data.length > 0 ? <p>No dataset matches these filters.</p> : null}
+    </main>
+  )
+}

@@ -1,0 +1,46 @@
+/** `/user-settings`: who I am, my workspaces, and my API key (for the Python SDK) with a copy button. */
+import { useQuery } from "@tanstack/react-query"
+import { useState } from "react"
+import { me, myWorkspaces } from "../data/queries.js"
+
+export const UserSettings = () => {
+  const user = useQuery(me).data
+  const workspaces = useQuery(myWorkspaces).data ?? []
+  const [copied, setCopied] = useState<string>("")
+  if (user === undefined) return <main id="main" className="page"><p>Loading…</p></main>
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(user.api_key)
+      setCopied("API key copied to the clipboard.")
+    } catch {
+      setCopied("Copying is not allowed here: select the key and copy it.")
+    }
+  }
+  return (
+    <main id="main" className="page settings">
+      <h1>My settings</h1>
+      <section className="panel" aria-labelledby="profile-title">
+        <h2 id="profile-title">Profile</h2>
+        <dl>
+          <dt>Username</dt>
+          <dd>{user.username}</dd>
+          <dt>Name</dt>
+          <dd>{[user.first_name, user.last_name].filter((n) => n !== null && n !== "").join(" ")}</dd>
+          <dt>Role</dt>
+          <dd>{user.role}</dd>
+          <dt>Workspaces</dt>
+          <dd>{workspaces.length === 0 ? "None" : workspaces.map((w) => w.name).join(", ")}</dd>
+        </dl>
+      </section>
+      <section className="panel" aria-labelledby="key-title">
+        <h2 id="key-title">API key</h2>
+        <p>Use it with the Python SDK or the API (<code>X-Argilla-Api-Key</code> header).</p>
+        <div className="api-key">
+          <input readOnly aria-label="API key" value={user.api_key} onFocus={(e) => e.target.select()} />
+          <button type="button" className="primary" onClick={() => void copy()}>Copy</button>
+        </div>
+        <p role="status" className="muted">{copied}</p>
+      </section>
+    </main>
+  )
+}

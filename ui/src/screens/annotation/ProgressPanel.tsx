@@ -1,0 +1,40 @@
+/** My progress and the team's, refetched after every write (see `refreshProgress`). */
+import { useQuery } from "@tanstack/react-query"
+import type { DatasetId } from "../../../../src/domain/Ids.js"
+import { myProgress, teamProgress } from "../../data/queries.js"
+
+const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 100))
+
+export const ProgressPanel = (props: { readonly datasetId: DatasetId }) => {
+  const mine = useQuery(myProgress(props.datasetId)).data
+  const team = useQuery(teamProgress(props.datasetId)).data
+  return (
+    <section className="panel progress-panel" aria-labelledby="progress-title">
+      <h2 id="progress-title">Progress</h2>
+      {mine === undefined ? null : (
+        <div data-testid="my-progress">
+          <h3 id="my-progress-label">My progress</h3>
+          <progress aria-labelledby="my-progress-label" max={Math.max(1, mine.total)} value={mine.submitted} />
+          <p>
+            <strong className="my-submitted">{mine.submitted} of {mine.total}</strong> submitted
+          </p>
+          <ul className="counts">
+            <li>Pending {mine.pending}</li>
+            <li>Draft {mine.draft}</li>
+            <li>Submitted {mine.submitted}</li>
+            <li>Discarded {mine.discarded}</li>
+          </ul>
+        </div>
+      )}
+      {team === undefined ? null : (
+        <div data-testid="team-progress">
+          <h3 id="team-progress-label">Team progress</h3>
+          <progress aria-labelledby="team-progress-label" max={Math.max(1, team.total)} value={team.completed} />
+          <p>
+            {team.completed} of {team.total} records completed ({percent(team.completed, team.total)}%)
+          </p>
+        </div>
+      )}
+    </section>
+  )
+}
