@@ -1,6 +1,7 @@
 import { createServer } from "node:http"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { datasetPath, publishedDataset, send } from "../support/datasets.js"
 import { raw, TestServerLive } from "../support/server.js"
 
 /** A stand-in for the Hub that records the telemetry requests it gets. */
@@ -34,6 +35,23 @@ describe("telemetry", () => {
         yield* settle(() => on.seen.length > 0)
         expect(on.seen).toEqual([{ method: "HEAD", path: "/api/telemetry/gloss/server/start", userAgent: expect.stringMatching(/^gloss\/\d+\.\d+\.\d+; node\//) }])
         expect(on.seen[0]?.userAgent).not.toMatch(/owner|localhost|127\.0\.0\.1/)
+      }))
+
+    it.effect("publishing a dataset and a bulk write each send their topic, and nothing about the data", () =>
+      Effect.gen(function*() {
+        yield* settle(() => on.seen.length > 0)
+        const dataset = yield* publishedDataset()
+        const written = yield* send("POST", datasetPath(dataset, "/records/bulk"), {
+          items: [{ external_id: "secret-record", fields: { text: "confidential words" } }]
+        })
+        expect(written.status).toBe(201)
+        yield* settle(() => on.seen.length >= 3)
+        expect(on.seen.map((request) => `${request.method} ${request.path}`)).toEqual([
+          "HEAD /api/telemetry/gloss/server/start",
+          "HEAD /api/telemetry/gloss/dataset/published",
+          "HEAD /api/telemetry/gloss/records/bulk"
+        ])
+        expect(JSON.stringify(on.seen)).not.toMatch(/secret-record|confidential|owner|[0-9a-f]{8}-[0-9a-f]{4}-/)
       }))
   })
 

@@ -10,6 +10,7 @@ import { withDefaults } from "../defaults.js"
 import { orNotFound } from "../found.js"
 import { type Action, Policy } from "../Policy.js"
 import { SearchIndex } from "../search/SearchIndex.js"
+import { Telemetry } from "../Telemetry.js"
 import { Events } from "../webhooks/Events.js"
 import { WorkspacesRepo } from "../workspaces/WorkspacesRepo.js"
 import { DatasetsRepo } from "./DatasetsRepo.js"
@@ -35,6 +36,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
     const db = yield* Database
     const index = yield* SearchIndex
     const events = yield* Events
+    const telemetry = yield* Telemetry
 
     const find = (id: DatasetId) => repo.findById(id).pipe(orNotFound("Dataset", id))
 
@@ -122,6 +124,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
       const published: DatasetRow = { ...dataset, status: "ready", updated_at: yield* now }
       yield* db.transaction(Effect.zipRight(repo.replace(published), events.dataset("dataset.published", published)))
       yield* index.created(id)
+      yield* telemetry.track("dataset/published")
       return published
     })
 
@@ -154,6 +157,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
     WorkspacesRepo.Default,
     SearchIndex.Default,
     Events.Default,
+    Telemetry.Default,
     Policy.Default,
     Database.Default
   ]

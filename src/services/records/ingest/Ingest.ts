@@ -18,6 +18,7 @@ import { assemble, RecordViews } from "../views.js"
 import { SearchIndex } from "../../search/SearchIndex.js"
 import type { IndexedRecord } from "../../search/Query.js"
 import { Events } from "../../webhooks/Events.js"
+import { Telemetry } from "../../Telemetry.js"
 import { groupBy } from "../views.js"
 import { type Plan, plan } from "./plan.js"
 
@@ -50,6 +51,7 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
     const db = yield* Database
     const index = yield* SearchIndex
     const events = yield* Events
+    const telemetry = yield* Telemetry
 
     /** Events cost nothing here unless a webhook wants them (one cached lookup per payload, no per-record query). */
     const write = (dataset: DatasetRow, planned: Plan, at: Date) =>
@@ -115,6 +117,7 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
         yield* write(dataset, planned.right, at)
         yield* index.documents(datasetId, documentsOf(planned.right))
         yield* index.records(datasetId, planned.right.updates.map((row) => row.id))
+        yield* telemetry.track("records/bulk")
 
         // New records are shown from what was just written; updated ones are read back (their responses,
         // suggestions and vectors are partly older, and their status may have been recomputed).
@@ -152,6 +155,7 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
     UsersRepo.Default,
     RecordViews.Default,
     SearchIndex.Default,
-    Events.Default
+    Events.Default,
+    Telemetry.Default
   ]
 }) {}
