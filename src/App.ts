@@ -15,6 +15,7 @@ import { SearchEngineLive } from "./services/search/SearchEngineLive.js"
 import { SearchIndex } from "./services/search/SearchIndex.js"
 import { runMigrations } from "./services/database/migrations.js"
 import { Users } from "./services/users/Users.js"
+import { OAuth } from "./services/oauth/OAuth.js"
 import { OutboxDispatcherLive } from "./services/webhooks/Dispatcher.js"
 import { Workspaces } from "./services/workspaces/Workspaces.js"
 import { Telemetry } from "./services/Telemetry.js"
@@ -26,13 +27,14 @@ export const PrepareLive = Layer.effectDiscard(
     const applied = yield* runMigrations
     if (applied.length > 0) yield* Effect.logInfo(`Applied ${applied.length} database migration(s)`)
     yield* ensureOwner
+    yield* (yield* OAuth).ensureAllowedWorkspaces
     yield* (yield* Telemetry).track("server/start")
     if ((yield* GlossConfig).container.reindexDatasets) {
       const counts = yield* (yield* SearchIndex).reindex()
       yield* Effect.logInfo(`REINDEX_DATASETS: rebuilt the search index of ${counts.length} dataset(s)`)
     }
   })
-).pipe(Layer.provide([Users.Default, Workspaces.Default, SearchIndex.Default, Telemetry.Default]))
+).pipe(Layer.provide([Users.Default, Workspaces.Default, SearchIndex.Default, Telemetry.Default, OAuth.Default]))
 
 /** Everything but the socket: tests provide their own `HttpServer` on a random port. */
 export const ServerLive = Layer.mergeAll(HttpLive, ServerJobWorkersLive, OutboxDispatcherLive).pipe(

@@ -117,7 +117,17 @@ const config = Effect.gen(function*() {
       secretKey: V.optionalSecret("GLOSS_AUTH_SECRET_KEY"),
       tokenExpirationSeconds: V.integer("GLOSS_AUTH_TOKEN_EXPIRATION", 86_400, { min: 1, max: 31_536_000 }),
       cacheSeconds: V.number("GLOSS_AUTH_CACHE_SECONDS", 2, { min: 0, max: 300 }),
-      oauthConfigPath: V.string("GLOSS_AUTH_OAUTH_CFG", ".oauth.yml")
+      // Unset: `.oauth.yml` in the working directory (the seed), else `.oauth.yaml` (Argilla's name).
+      oauthConfigPath: V.optionalString("GLOSS_AUTH_OAUTH_CFG"),
+      // Hugging Face client credentials when the file has none: ours, then the ones a Space with `hf_oauth` injects.
+      huggingface: Config.all({
+        clientId: V.optionalString("OAUTH2_HUGGINGFACE_CLIENT_ID"),
+        clientSecret: V.optionalSecret("OAUTH2_HUGGINGFACE_CLIENT_SECRET"),
+        scope: V.optionalString("OAUTH2_HUGGINGFACE_SCOPE"),
+        spaceClientId: V.optionalString("OAUTH_CLIENT_ID"),
+        spaceClientSecret: V.optionalSecret("OAUTH_CLIENT_SECRET"),
+        spaceScopes: V.optionalString("OAUTH_SCOPES")
+      })
     }),
     owner: Config.all({
       username: V.optionalString("USERNAME"),

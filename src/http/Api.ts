@@ -11,6 +11,7 @@ import { HealthGroup } from "./groups/Health.js"
 import { InfoGroup } from "./groups/Info.js"
 import { JobsGroup } from "./groups/Jobs.js"
 import { MeGroup } from "./groups/Me.js"
+import { OAuth2Group } from "./groups/OAuth2.js"
 import { ProgressGroup } from "./groups/Progress.js"
 import { RecordsGroup } from "./groups/Records.js"
 import { ResponsesGroup } from "./groups/Responses.js"
@@ -24,6 +25,7 @@ export class Api extends HttpApi.make("gloss")
   .add(InfoGroup)
   .add(HealthGroup)
   .add(AuthGroup)
+  .add(OAuth2Group)
   .add(MeGroup)
   .add(UsersGroup)
   .add(JobsGroup)

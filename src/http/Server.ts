@@ -23,6 +23,7 @@ import { HealthLive } from "./handlers/Health.js"
 import { InfoLive } from "./handlers/Info.js"
 import { JobsLive } from "./handlers/Jobs.js"
 import { MeLive } from "./handlers/Me.js"
+import { OAuth2Live } from "./handlers/OAuth2.js"
 import { ProgressLive } from "./handlers/Progress.js"
 import { RecordsLive } from "./handlers/Records.js"
 import { ResponsesLive } from "./handlers/Responses.js"
@@ -36,6 +37,7 @@ import { requestPipeline } from "./RequestPipeline.js"
 import { ShareProgressLive } from "./ShareProgress.js"
 import { StaticUiLive } from "./StaticUi.js"
 import { Auth } from "../services/auth/Auth.js"
+import { OAuth } from "../services/oauth/OAuth.js"
 import { Users } from "../services/users/Users.js"
 import { Workspaces } from "../services/workspaces/Workspaces.js"
 
@@ -43,6 +45,7 @@ const GroupsLive = Layer.mergeAll(
   InfoLive,
   HealthLive,
   AuthLive,
+  OAuth2Live,
   MeLive,
   UsersLive,
   JobsLive,
@@ -60,7 +63,7 @@ const GroupsLive = Layer.mergeAll(
   WebhooksLive
 ).pipe(
   Layer.provide(AuthenticationLive),
-  Layer.provide([Auth.Default, Users.Default, Workspaces.Default])
+  Layer.provide([Auth.Default, OAuth.Default, Users.Default, Workspaces.Default])
 )
 
 /** The API's routes as the `HttpApi.Api` service the server is built from. */

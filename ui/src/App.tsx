@@ -7,6 +7,7 @@ import { lazy, Suspense, useEffect, useSyncExternalStore } from "react"
 import { datasetIdFrom, me, queryClient } from "./data/queries.js"
 import { session } from "./data/session.js"
 import { Link, match, navigate, useLocation } from "./router.js"
+import { OAuthCallback } from "./screens/OAuthCallback.js"
 import { SignIn } from "./screens/SignIn.js"
 
 // Screens after sign-in load on demand, so the first screen ships only what it needs.
@@ -64,16 +65,19 @@ export const App = () => {
   const location = useLocation()
   const { token } = useSyncExternalStore(session.subscribe, session.get)
   const onSignIn = location.path === "/sign-in"
+  const oauthCallback = match("/oauth/:provider/callback", location.path)
+  const onCallback = oauthCallback !== undefined
 
   useEffect(() => {
-    if (token === null && !onSignIn) {
+    if (token === null && !onSignIn && !onCallback) {
       queryClient.clear()
       navigate(`/sign-in?redirect=${encodeURIComponent(location.href)}`, { replace: true })
     }
-  }, [token, onSignIn, location.href])
+  }, [token, onSignIn, onCallback, location.href])
 
   let page
   if (onSignIn) page = <SignIn />
+  else if (oauthCallback !== undefined) page = <OAuthCallback provider={oauthCallback["provider"] ?? ""} />
   else if (token === null) page = null
   else {
     page = (

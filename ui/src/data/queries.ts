@@ -98,4 +98,17 @@ export const refreshProgress = (id: DatasetId) =>
 export const signIn = (username: string, password: string) =>
   call((c) => Effect.map(c.auth.token({ payload: { username, password } }), (t) => t.access_token))
 
+/** The OAuth providers offered on the sign-in page (none unless the server has an OAuth configuration). */
+export const oauthProviders = queryOptions({
+  queryKey: ["oauth2", "providers"],
+  queryFn: ({ signal }) => call((c) => Effect.map(c.oauth2.providers(), (r) => r.items), signal),
+  staleTime: Infinity
+})
+
+/** Back from the provider: its `code` and `state` (checked against the server's cookie) become a session token. */
+export const oauthSignIn = (provider: string, code: string, state: string) =>
+  call((c) =>
+    Effect.map(c.oauth2.accessToken({ path: { provider }, urlParams: { code, state } }), (t) => t.access_token)
+  )
+
 export { isUnauthorized }

@@ -1,13 +1,17 @@
-/** `/sign-in`: username and password; on success back to `?redirect=` (where a 401 or a link sent the user). */
+/**
+ * `/sign-in`: username and password, and a button per OAuth provider the server offers; on success back to
+ * `?redirect=` (where a 401 or a link sent the user).
+ */
+import { useQuery } from "@tanstack/react-query"
 import { type FormEvent, useState } from "react"
-import { isUnauthorized } from "../data/client.js"
+import { appBase, isUnauthorized } from "../data/client.js"
 import { errorMessage } from "../data/client.js"
-import { signIn } from "../data/queries.js"
+import { rememberRedirect, safeRedirect } from "../data/oauthRedirect.js"
+import { oauthProviders, signIn } from "../data/queries.js"
 import { session } from "../data/session.js"
 import { navigate, useLocation } from "../router.js"
 
-/** Only paths inside the app: never an absolute URL that would send the user elsewhere. */
-const safeRedirect = (raw: string | null) => (raw !== null && raw.startsWith("/") && !raw.startsWith("//") ? raw : "/")
+const PROVIDER_NAMES: Readonly<Record<string, string>> = { huggingface: "Hugging Face" }
 
 export const SignIn = () => {
   const { search } = useLocation()
@@ -17,6 +21,7 @@ export const SignIn = () => {
   const [error, setError] = useState<string | undefined>(undefined)
   const [busy, setBusy] = useState(false)
   const expired = session.get().expired
+  const providers = useQuery(oauthProviders).data ?? []
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
@@ -54,6 +59,14 @@ export const SignIn = () => {
         <button type="submit" className="primary" disabled={busy || username === "" || password === ""}>
           {busy ? "Signing in…" : "Sign in"}
         </button>
+        {providers.map(({ name }) => (
+          // A plain link: the server answers with a redirect to the provider and the state cookie.
+          <a key={name} className="button secondary oauth"
+            href={`${appBase()}/api/v1/oauth2/providers/${encodeURIComponent(name)}/authentication`}
+            onClick={() => rememberRedirect(search.get("redirect"))}>
+            Sign in with {PROVIDER_NAMES[name] ?? name}
+          </a>
+        ))}
       </form>
     </main>
   )

@@ -5,7 +5,9 @@
  * pending order, and saves a draft, discards, and submits the draft (POST, then PUT). Every screen is checked by
  * axe and photographed into docs/screenshots.
  */
-import { readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import * as path from "node:path"
 import { gzipSync } from "node:zlib"
 import AxeBuilder from "@axe-core/playwright"
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
@@ -13,6 +15,7 @@ import { Effect, ManagedRuntime } from "effect"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Api } from "../../../src/http/Api.js"
+import { CLIENT_ID, CLIENT_SECRET, startFakeProvider } from "../../../test/oauth/fakeProvider.js"
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
 import { buildUi, hasChromium, launch, repoPath, SCREENSHOTS } from "./browser.js"
 import { KEYWORDS, seed, type Seeded, TEXTS } from "./seed.js"
@@ -347,6 +350,40 @@ describe.skipIf(!hasChromium)("web UI, end to end", () => {
       await page.close()
     } finally {
       await based.dispose()
+    }
+  }, 60_000)
+
+  it("signs in with Hugging Face: the button, the provider round trip, back where the user was going", async () => {
+    const provider = await startFakeProvider()
+    const configFile = path.join(mkdtempSync(path.join(tmpdir(), "gloss-oauth-")), ".oauth.yml")
+    writeFileSync(configFile, "providers:\n  - name: huggingface\nallowed_workspaces:\n  - name: community\nallow_http_redirect: true\n")
+    const withOAuth = ManagedRuntime.make(TestServerLive("sqlite", {
+      HF_ENDPOINT: provider.url,
+      GLOSS_AUTH_OAUTH_CFG: configFile,
+      OAUTH2_HUGGINGFACE_CLIENT_ID: CLIENT_ID,
+      OAUTH2_HUGGINGFACE_CLIENT_SECRET: CLIENT_SECRET
+    }))
+    try {
+      const serverUrl = (await withOAuth.runPromise(TestServer)).url
+      provider.approveAs({ sub: "42", preferred_username: "grace", name: "Grace Hopper" })
+      const page = await browser.newPage()
+      await page.goto(`${serverUrl}/user-settings`)
+      await page.waitForURL(/\/sign-in\?redirect=%2Fuser-settings/)
+      await page.getByRole("link", { name: "Sign in with Hugging Face" }).click()
+      // Server → provider → the callback page → the page the user asked for, signed in as the new annotator.
+      await page.waitForURL(`${serverUrl}/user-settings`)
+      await page.getByText("grace").first().waitFor()
+      const token = await page.evaluate(() => localStorage.getItem("gloss.token"))
+      const me = await fetch(`${serverUrl}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } })
+      expect(await me.json()).toMatchObject({ username: "grace", first_name: "Grace Hopper", role: "annotator" })
+
+      // A callback whose state does not match the cookie is refused, and the page says so.
+      await page.goto(`${serverUrl}/oauth/huggingface/callback?code=forged&state=forged`)
+      await page.getByRole("alert").filter({ hasText: "'state' parameter does not match" }).waitFor()
+      await page.close()
+    } finally {
+      await withOAuth.dispose()
+      await provider.close()
     }
   }, 60_000)
 })
