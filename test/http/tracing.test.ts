@@ -3,6 +3,7 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { GlossConfig } from "../../src/Config.js"
 import { TracingLive } from "../../src/Tracing.js"
+import { datasetPath, publishedDataset, send } from "../support/datasets.js"
 import { ownerClient, TestServerLive } from "../support/server.js"
 
 interface Collector {
@@ -62,6 +63,20 @@ describe("tracing", () => {
         expect(names).toContain("Users.list")
         expect(names.some((name) => name.startsWith("http.server"))).toBe(true)
         expect(names).toContain("sql.execute")
+      }))
+
+    it.effect("searches and background jobs are exported as spans too", () =>
+      Effect.gen(function*() {
+        const dataset = yield* publishedDataset()
+        expect((yield* send("POST", datasetPath(dataset, "/records/bulk"), { items: [{ fields: { text: "traced words" } }] })).status).toBe(201)
+        expect((yield* send("POST", datasetPath(dataset, "/records/search"), { query: { text: { q: "traced" } } })).status).toBe(200)
+        // A new min_submitted is applied by a background job.
+        expect((yield* send("PATCH", datasetPath(dataset), { distribution: { strategy: "overlap", min_submitted: 2 } })).status).toBe(200)
+        yield* waitFor(() => traced.spanNames().includes("Jobs.run") && traced.spanNames().includes("DatabaseEngine.search"))
+        const names = traced.spanNames()
+        expect(names).toContain("Search.records")
+        expect(names).toContain("DatabaseEngine.search")
+        expect(names).toContain("Jobs.run")
       }))
   })
 
