@@ -3,6 +3,7 @@
 import { Command } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, Option } from "effect"
+import { bootstrapCommand } from "../cli/BootstrapCommand.js"
 import { dbCommand } from "../cli/DbCommand.js"
 import { deployCommand } from "../cli/DeployCommand.js"
 import { loginCommand, logoutCommand } from "../cli/LoginCommand.js"
@@ -23,6 +24,7 @@ const gloss = Command.make("gloss").pipe(
     serverCommand,
     workerCommand,
     dbCommand,
+    bootstrapCommand,
     usersCommand,
     workspacesCommand,
     searchCommand,

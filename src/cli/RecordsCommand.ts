@@ -1,7 +1,7 @@
 import * as fs from "node:fs"
 import * as readline from "node:readline"
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Effect, Schema, Stream } from "effect"
+import { Console, Effect, ParseResult, Schema, Stream } from "effect"
 import { DatasetId } from "../domain/Ids.js"
 import { MAX_RECORDS_PER_BULK, RecordUpsert } from "../domain/Record.js"
 import { Datasets } from "../services/datasets/Datasets.js"
@@ -53,6 +53,29 @@ const countLines = (file: string) =>
       .on("error", (error) => resume(Effect.fail(new UsageError({ message: `cannot read ${file}: ${error.message}` }))))
   })
 
+/**
+ * A schema failure on one line: the first problem with its path (the tree form spans many lines; a union lists one
+ * problem per member, so the first says enough).
+ */
+const oneLine = (error: ParseResult.ParseError) => {
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+  const first = issues[0]
+  if (first === undefined) return error.message.replace(/\s*\n\s*/g, " ")
+  const where = first.path.length === 0 ? "" : `${first.path.map(String).join(".")}: `
+  return `${where}${first.message.replace(/\s*\n\s*/g, " ")}`
+}
+
+/**
+ * A rejected batch, in rows of the file: the API names the record by its position in the request ("Record at
+ * position 3 is not valid because …"), which means nothing to someone looking at the file.
+ */
+const batchFailure = (firstRow: number, count: number, detail: string) => {
+  const match = /^Record at position (\d+) is not valid because ([\s\S]*)$/.exec(detail)
+  return match === null
+    ? `rows ${firstRow}–${firstRow + count - 1}: ${detail}`
+    : `row ${firstRow + Number(match[1])} is not valid because ${match[2]}`
+}
+
 const progressBar = (done: number, total: number) => {
   const width = 30
   const filled = Math.min(width, Math.round((done / Math.max(total, 1)) * width))
@@ -85,7 +108,7 @@ const importCommand = Command.make("import", {
         const decoded = decodeRecord(toRecord(row, names))
         return decoded._tag === "Right"
           ? Effect.succeed(decoded.right)
-          : Effect.fail(new UsageError({ message: `row ${index + 1} is not a record: ${decoded.left.message}` }))
+          : Effect.fail(new UsageError({ message: `row ${index + 1} is not a record: ${oneLine(decoded.left)}` }))
       }),
       Stream.grouped(batchSize),
       Stream.runForEach((chunk) =>
@@ -93,15 +116,27 @@ const importCommand = Command.make("import", {
           const items = [...chunk]
           yield* ingest.upsert(SYSTEM_OWNER, datasetId, items).pipe(
             Effect.mapError((error) =>
-              new UsageError({ message: `rows ${done + 1}–${done + items.length}: ${"detail" in error ? error.detail : String(error)}` })
+              new UsageError({ message: batchFailure(done + 1, items.length, "detail" in error ? error.detail : String(error)) })
             )
           )
           done += items.length
-          process.stderr.write(progressBar(done, total))
+          // The total is an estimate from line counts (blank lines, quoted newlines): never show more done than total.
+          process.stderr.write(progressBar(done, Math.max(total, done)))
+        })
+      )
+    ).pipe(
+      // The batches before the failing one are stored: say so, on a line of its own below the bar.
+      Effect.mapError((error) =>
+        done === 0 ? error : new UsageError({ message: `${error.message} (the ${done} records before it were imported)` })
+      ),
+      Effect.tapError(() =>
+        Effect.sync(() => {
+          if (done > 0) process.stderr.write("\n")
         })
       )
     )
-    process.stderr.write("\n")
+    // Now the total is known exactly.
+    process.stderr.write(`${progressBar(done, done)}\n`)
     yield* Console.log(`Imported ${done} records into dataset ${datasetId}`)
   }).pipe(Effect.provide(AdminLive))).pipe(
   Command.withDescription(

@@ -7,6 +7,7 @@ import { AppJobWorkersLive } from "../services/jobs/JobWorkers.js"
 import { JobQueue } from "../services/jobs/JobQueue.js"
 import { SearchEngineLive } from "../services/search/SearchEngineLive.js"
 import { OutboxDispatcherLive } from "../services/webhooks/Dispatcher.js"
+import { TracingLive } from "../Tracing.js"
 
 const numWorkers = Options.integer("num-workers").pipe(
   Options.withAlias("n"),
@@ -34,7 +35,9 @@ export const WorkerProcessLive = (concurrency: number) =>
     Layer.provide(SearchEngineLive),
     Layer.provide(MigrationsLive),
     Layer.provide(Database.Default),
-    Layer.provide(SqlLive)
+    Layer.provide(SqlLive),
+    // Jobs, their SQL and search calls are traced like the server's requests when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+    Layer.provide(TracingLive)
   )
 
 export const workerCommand = Command.make(

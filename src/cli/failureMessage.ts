@@ -1,3 +1,4 @@
+import { ValidationError } from "@effect/cli"
 import { Cause, ConfigError, Option } from "effect"
 import { formatConfigError } from "../config/errors.js"
 
@@ -5,6 +6,8 @@ const isConfigError = (u: unknown): u is ConfigError.ConfigError => ConfigError.
 
 const describe = (error: unknown, heading: string): string => {
   if (isConfigError(error)) return formatConfigError(error)
+  // @effect/cli has already printed what is wrong with the arguments; its error object has nothing more to say.
+  if (ValidationError.isValidationError(error)) return `${heading}: invalid command line (see above; --help shows the usage)`
   if (typeof error === "object" && error !== null && "_tag" in error) {
     const tagged = error as { readonly _tag: unknown; readonly message?: unknown; readonly cause?: unknown }
     if (tagged._tag === "SqlError") {

@@ -10,8 +10,14 @@ import { Workspaces } from "./workspaces/Workspaces.js"
 export const ensureOwner = Effect.gen(function*() {
   const { owner } = yield* GlossConfig
   if (Option.isNone(owner.username) || Option.isNone(owner.password)) {
-    if (Option.isSome(owner.username) !== Option.isSome(owner.password)) {
-      yield* Effect.logWarning("USERNAME and PASSWORD must both be set to create the owner; nothing was created")
+    if (Option.isSome(owner.username) && Option.isNone(owner.password)) {
+      // On a Space with OAuth this is how the owner is named: they sign in with Hugging Face (see oauth/providers.ts).
+      yield* Effect.logWarning(
+        `USERNAME is set without PASSWORD: no owner with a password is created. With OAuth sign-in configured, ` +
+          `the Hugging Face user '${owner.username.value}' becomes the owner when they first sign in.`
+      )
+    } else if (Option.isSome(owner.password)) {
+      yield* Effect.logWarning("PASSWORD is set without USERNAME: set both to create the owner; nothing was created")
     }
     return
   }
@@ -32,7 +38,15 @@ export const ensureOwner = Effect.gen(function*() {
       role: "owner",
       password: Redacted.value(owner.password.value),
       api_key: Option.getOrUndefined(apiKey)
-    }).pipe(Effect.tap(() => Effect.logInfo(`Created the owner user '${username}'`)))
+    }).pipe(Effect.tap((created) =>
+      // A generated key exists nowhere else: this line is the operator's only chance to read it.
+      Option.isSome(apiKey)
+        ? Effect.logInfo(`Created the owner user '${username}'`)
+        // A warning, so that GLOSS_LOG_LEVEL=warning still shows it.
+        : Effect.logWarning(
+          `Created the owner user '${username}'. Its API key (shown once, generated because API_KEY is unset): ${created.api_key}`
+        )
+    ))
 
   if (Option.isSome(owner.workspace)) {
     const name = owner.workspace.value

@@ -1,9 +1,11 @@
 import { createServer, type Server } from "node:http"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { WorkerProcessLive } from "../../src/cli/WorkerCommand.js"
 import { GlossConfig } from "../../src/Config.js"
 import { TracingLive } from "../../src/Tracing.js"
 import { datasetPath, publishedDataset, send } from "../support/datasets.js"
+import { freshDatabase } from "../support/databases.js"
 import { ownerClient, TestServerLive } from "../support/server.js"
 
 interface Collector {
@@ -46,6 +48,7 @@ const waitFor = (check: () => boolean) =>
 
 const traced = await collector()
 const quiet = await collector()
+const workerTraces = await collector()
 
 describe("tracing", () => {
   layer(
@@ -92,4 +95,37 @@ describe("tracing", () => {
       expect(set).not.toBe(standard)
       expect(quiet.requests()).toBe(0)
     }).pipe(Effect.scoped))
+
+  // The server runs no jobs here; a `gloss worker` process does, and exports their spans. The worker gets a
+  // runtime of its own, as a separate process would (layers shared with the server would be built only once).
+  const workerProcess = (env: Record<string, string>) =>
+    Layer.scopedDiscard(Effect.gen(function*() {
+      const worker = yield* Effect.acquireRelease(
+        Effect.sync(() =>
+          ManagedRuntime.make(WorkerProcessLive(1).pipe(Layer.provide(GlossConfig.fromRecord({
+            ...env,
+            GLOSS_LOG_LEVEL: "error",
+            OTEL_EXPORTER_OTLP_ENDPOINT: workerTraces.url,
+            OTEL_BSP_SCHEDULE_DELAY: "100"
+          }))))
+        ),
+        (runtime) => Effect.promise(() => runtime.dispose())
+      )
+      yield* Effect.promise(() => worker.runtime())
+    }))
+  layer(
+    Layer.unwrapScoped(Effect.map(freshDatabase("sqlite"), ({ env }) =>
+      Layer.merge(TestServerLive("sqlite", { ...env, GLOSS_JOB_WORKERS: "0" }), workerProcess(env)))),
+    { excludeTestServices: true, timeout: 60_000 }
+  )("in a worker process", (it) => {
+    it.effect("the jobs a worker runs are exported as spans", () =>
+      Effect.gen(function*() {
+        const dataset = yield* publishedDataset()
+        expect((yield* send("PATCH", datasetPath(dataset), { distribution: { strategy: "overlap", min_submitted: 3 } })).status).toBe(200)
+        yield* waitFor(() => workerTraces.spanNames().includes("Jobs.run"))
+        expect(workerTraces.spanNames()).toContain("Jobs.run")
+        expect(workerTraces.spanNames()).toContain("sql.execute")
+      }))
+  })
 })
+
