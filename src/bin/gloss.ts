@@ -37,7 +37,12 @@ const gloss = Command.make("gloss").pipe(
 
 const run = Command.run(gloss, { name: "gloss", version: VERSION })
 
-const command = process.argv[2]
+// "gloss records import failed: …": a group's subcommand is part of the command's name.
+const GROUPS = new Set(["db", "users", "workspaces", "search", "records"])
+const [first, second] = process.argv.slice(2)
+const command = first !== undefined && GROUPS.has(first) && second !== undefined && /^[a-z][a-z-]*$/.test(second)
+  ? `${first} ${second}`
+  : first
 const heading = command === undefined || command === "server" ? "Gloss cannot start" : `gloss ${command} failed`
 
 // The logger is configured from the same environment as everything else; a bad GLOSS_LOG_* value is reported with

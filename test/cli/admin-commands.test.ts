@@ -60,7 +60,7 @@ describe("users and workspaces", () => {
     const result = await gloss(cli, ["users", "create", "--username", "ann", "--password", "other-password"], env)
     expect(result.code).toBe(1)
     expect(result.stdout).toBe("")
-    expect(result.stderr).toBe("gloss users failed: User username `ann` is not unique\n")
+    expect(result.stderr).toBe("gloss users create failed: User username `ann` is not unique\n")
   })
 
   it("users list prints username, role and id of every user", async () => {
@@ -91,8 +91,8 @@ describe("users and workspaces", () => {
       gloss(cli, ["workspaces", "create", "team"], env),
       gloss(cli, ["workspaces", "add-user", "team", "nobody"], env)
     ])
-    expect(taken).toMatchObject({ code: 1, stderr: "gloss workspaces failed: Workspace name `team` is not unique\n" })
-    expect(unknown).toMatchObject({ code: 1, stderr: "gloss workspaces failed: no user is named 'nobody'\n" })
+    expect(taken).toMatchObject({ code: 1, stderr: "gloss workspaces create failed: Workspace name `team` is not unique\n" })
+    expect(unknown).toMatchObject({ code: 1, stderr: "gloss workspaces add-user failed: no user is named 'nobody'\n" })
   })
 
   it("users update changes the role and names; an unknown user fails with one line", async () => {
@@ -102,7 +102,7 @@ describe("users and workspaces", () => {
     ])
     expect(updated).toMatchObject({ code: 0, stdout: "Updated 'ann' (annotator)\n" })
     expect((await me("ann.key.12345")).body).toMatchObject({ role: "annotator", last_name: "Lee" })
-    expect(unknown).toMatchObject({ code: 1, stdout: "", stderr: "gloss users failed: no user is named 'nobody'\n" })
+    expect(unknown).toMatchObject({ code: 1, stdout: "", stderr: "gloss users update failed: no user is named 'nobody'\n" })
   })
 
   it("users delete removes the user (its key stops working); deleting again fails with one line", async () => {
@@ -110,7 +110,7 @@ describe("users and workspaces", () => {
     expect(deleted).toMatchObject({ code: 0, stdout: "Deleted 'ann'\n" })
     expect((await me("ann.key.12345")).status).toBe(401)
     const again = await gloss(cli, ["users", "delete", "ann"], env)
-    expect(again).toMatchObject({ code: 1, stderr: "gloss users failed: no user is named 'ann'\n" })
+    expect(again).toMatchObject({ code: 1, stderr: "gloss users delete failed: no user is named 'ann'\n" })
   })
 })
 
@@ -153,7 +153,7 @@ describe.concurrent("records import", () => {
     expect(result.stdout).toBe("")
     expect(result.stderr).toContain("2/4 records\n")
     expect(failure(result.stderr)).toBe(
-      "gloss records failed: row 3 is not valid because metadata is not valid: 'stars' metadata property validation " +
+      "gloss records import failed: row 3 is not valid because metadata is not valid: 'stars' metadata property validation " +
         "failed because 9 is greater than the maximum value of 5 (the 2 records before it were imported)"
     )
     const records = await recordsOf(server.url, OWNER_KEY, datasetId)
@@ -185,7 +185,7 @@ describe.concurrent("records import", () => {
     expect(result.code).toBe(1)
     expect(result.stderr).toContain("2/4 records\n")
     expect(failure(result.stderr)).toMatch(
-      /^gloss records failed: row 3 is not valid because metadata is not valid: .*stars.* \(the 2 records before it were imported\)$/
+      /^gloss records import failed: row 3 is not valid because metadata is not valid: .*stars.* \(the 2 records before it were imported\)$/
     )
     const records = await recordsOf(server.url, OWNER_KEY, datasetId)
     expect([...records.keys()].filter((id) => id.startsWith("d")).sort()).toEqual(["d1", "d2"])
@@ -211,11 +211,11 @@ describe("search reindex", () => {
       gloss(cli, ["search", "reindex", "--dataset", unknown], env),
       gloss(cli, ["search", "reindex", "--dataset", draft.id], env)
     ])
-    expect(missing).toMatchObject({ code: 1, stdout: "", stderr: `gloss search failed: Dataset with id \`${unknown}\` not found\n` })
+    expect(missing).toMatchObject({ code: 1, stdout: "", stderr: `gloss search reindex failed: Dataset with id \`${unknown}\` not found\n` })
     expect(drafted).toMatchObject({
       code: 1,
       stdout: "",
-      stderr: "gloss search failed: dataset 'unfinished' is a draft: only published datasets have an index\n"
+      stderr: "gloss search reindex failed: dataset 'unfinished' is a draft: only published datasets have an index\n"
     })
   })
 })

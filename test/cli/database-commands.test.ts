@@ -55,7 +55,7 @@ describe.concurrent("db migrate and bootstrap", () => {
     const result = await gloss(cli, ["db", "migrate"], { GLOSS_DATABASE_URL: "postgresql://gloss:secret-pw@127.0.0.1:1/none" })
     expect(result.code).toBe(1)
     expect(result.stdout).toBe("")
-    expect(result.stderr).toMatch(/^gloss db failed: the database is unreachable \(.*\)\. Check GLOSS_DATABASE_URL\.\n$/)
+    expect(result.stderr).toMatch(/^gloss db migrate failed: the database is unreachable \(.*\)\. Check GLOSS_DATABASE_URL\.\n$/)
     expect(result.stderr).not.toContain("secret-pw")
   })
 

@@ -102,7 +102,7 @@ describe.concurrent("docker/entrypoint.sh", () => {
 
   it("a passed-through command keeps its message and exit code", async ({ expect }) => {
     const result = await run("sh", [ENTRYPOINT, "users", "delete", "nobody"], { GLOSS_CLI: fast, GLOSS_HOME_PATH: home() })
-    expect(result).toMatchObject({ code: 1, stderr: "gloss users failed: no user is named 'nobody'\n" })
+    expect(result).toMatchObject({ code: 1, stderr: "gloss users delete failed: no user is named 'nobody'\n" })
   })
 
   it("a failed migration stops the entrypoint before the server starts", async ({ expect }) => {
@@ -114,7 +114,7 @@ describe.concurrent("docker/entrypoint.sh", () => {
       PASSWORD: "admin-password"
     })
     expect(result.code).toBe(1)
-    expect(result.stderr).toMatch(/^gloss db failed: the database is unreachable .*\n$/)
+    expect(result.stderr).toMatch(/^gloss db migrate failed: the database is unreachable .*\n$/)
     expect(result.stdout).not.toContain("Listening")
   })
 })
