@@ -16,8 +16,9 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The lock file, exactly (npm ci); a separate layer so that source changes do not reinstall.
-RUN npm ci --no-audit --no-fund
+# npm install, not npm ci: the lock file is written where some platforms' optional packages cannot be fetched, and
+# npm ci refuses a lock file without them. A separate layer, so that source changes do not reinstall.
+RUN npm install --no-audit --no-fund
 COPY . .
 # The bundle keeps its packages external (esbuild --packages=external): they must be installed at run time, so
 # after the build only the production dependencies stay (the build tools and the UI's libraries are dev
