@@ -6,11 +6,13 @@ import * as os from "node:os"
 import { ingestSuite } from "./suites/ingest.js"
 import { meSuite } from "./suites/me.js"
 import { searchSuite } from "./suites/search.js"
+import { uiSuite } from "./suites/ui.js"
 
 const suites: Record<string, () => Promise<unknown>> = {
   me: meSuite,
   ingest: ingestSuite,
-  search: searchSuite
+  search: searchSuite,
+  ui: uiSuite
 }
 
 const selected = process.argv.slice(2).filter((name) => name !== "--")

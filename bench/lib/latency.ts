@@ -5,7 +5,8 @@ export interface LatencyResult {
   readonly latencyMs: { readonly p50: number; readonly p95: number; readonly p99: number }
 }
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+/** The p-th percentile of ascending `sorted` (nearest rank below). */
+export const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
 
 export const measureLatency = async (

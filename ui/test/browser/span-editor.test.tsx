@@ -107,19 +107,15 @@ describe("span editor", () => {
     await expect.poll(() => spansOf(screen)).toEqual([{ label: "ORG", start: 6, end: 8 }])
   })
 
-  it("stays responsive with 50 000 characters and 200 spans", async () => {
+  // How fast, in the built app: `npm run bench -- ui`.
+  it("works with 50 000 characters and 200 spans", async () => {
     const long = "lorem ipsum dolor sit amet ".repeat(1852).slice(0, 50_000)
     const spans = Array.from({ length: 200 }, (_, i) => ({ label: i % 2 === 0 ? "ORG" : "LOC", start: i * 240, end: i * 240 + 11 }))
-    const started = performance.now()
     const screen = render(<Editor text={long} overlap initial={spans} />)
     await expect.element(screen.getByRole("application")).toBeVisible()
-    const firstRender = performance.now() - started
-    const t0 = performance.now()
+    expect(document.querySelectorAll(".span-piece[data-labels]").length).toBe(200)
     select(48_010, 48_020)
     await expect.poll(() => spansOf(screen).length).toBe(201)
-    const addOne = performance.now() - t0
-    console.log(`span editor, 50 000 chars / 200 spans: first render ${firstRender.toFixed(0)} ms, add a span ${addOne.toFixed(0)} ms`)
-    expect(firstRender).toBeLessThan(1000)
-    expect(addOne).toBeLessThan(300)
+    expect(spansOf(screen)).toContainEqual({ label: "ORG", start: 48_006, end: 48_023 }) // snapped to whole words
   })
 })

@@ -1,7 +1,8 @@
 /**
  * Seeds, through the typed client as an owner would, a dataset that shows every field kind and every question
- * kind, with suggestions, metadata and guidelines, and two annotators in its workspace. Used by the end-to-end
- * test and, for development, by `npx tsx ui/test/e2e/seed.ts http://127.0.0.1:6999 owner.apikey`.
+ * kind, with suggestions, metadata and guidelines, and two annotators in its workspace; and, for the `ui`
+ * benchmark, a dataset with a very long text and many spans. Used by the end-to-end test, the benchmark and, for
+ * development, by `npx tsx ui/test/e2e/seed.ts http://127.0.0.1:6999 owner.apikey`.
  */
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect } from "effect"
@@ -42,6 +43,7 @@ const clientFor = (baseUrl: string, apiKey: string) =>
   })
 
 export interface Seeded {
+  readonly workspaceId: string
   readonly datasetId: DatasetId
   readonly datasetName: string
   readonly annotators: ReadonlyArray<{ readonly username: string; readonly password: string; readonly apiKey: string }>
@@ -134,7 +136,52 @@ export const seed = (baseUrl: string, ownerKey: string, suffix = Date.now().toSt
         }))
       }
     })
-    return { datasetId: id, datasetName: dataset.name, annotators, records: TEXTS.length, questions } satisfies Seeded
+    return { workspaceId: workspace.id, datasetId: id, datasetName: dataset.name, annotators, records: TEXTS.length, questions } satisfies Seeded
+  }).pipe(Effect.provide(FetchHttpClient.layer))
+
+/** 50 000 characters of words, with the 200 spans the long record is suggested (word-aligned or not, as a model's). */
+export const LONG_TEXT = "lorem ipsum dolor sit amet ".repeat(1852).slice(0, 50_000)
+export const LONG_SPANS = Array.from({ length: 200 }, (_, i) => ({ label: i % 2 === 0 ? "ORG" : "LOC", start: i * 240, end: i * 240 + 11 }))
+
+/**
+ * A dataset in `workspaceId` with one span question over one text field, and two records: `LONG_TEXT` with
+ * `LONG_SPANS` suggested (so they are pre-filled), and a short one to move to and from.
+ */
+export const seedLongText = (baseUrl: string, ownerKey: string, workspaceId: string, suffix = Date.now().toString(36)) =>
+  Effect.gen(function*() {
+    const owner = yield* clientFor(baseUrl, ownerKey)
+    const dataset = yield* owner.datasets.create({ payload: { name: `long-text-${suffix}`, workspace_id: workspaceId } })
+    const id = dataset.id
+    yield* owner.fields.create({ path: { id }, payload: { name: "text", title: "Text", settings: { type: "text" } } })
+    yield* owner.questions.create({
+      path: { id },
+      payload: {
+        name: "entities",
+        title: "Entities",
+        required: true,
+        settings: {
+          type: "span",
+          field: "text",
+          options: [{ value: "ORG", text: "Organisation" }, { value: "LOC", text: "Place" }],
+          allow_overlapping: true
+        }
+      }
+    })
+    yield* owner.datasets.publish({ path: { id } })
+    yield* owner.records.bulkCreate({
+      path: { id },
+      payload: {
+        items: [
+          {
+            external_id: "long",
+            fields: { text: LONG_TEXT },
+            suggestions: [{ question_name: "entities", value: LONG_SPANS, agent: "ner-model" }]
+          },
+          { external_id: "short", fields: { text: TEXTS[0] ?? "" } }
+        ]
+      }
+    })
+    return { datasetId: id, datasetName: dataset.name }
   }).pipe(Effect.provide(FetchHttpClient.layer))
 
 // Development: seed a running server.
