@@ -49,8 +49,8 @@ export const startProcess = (
   ready = /Listening on http:\/\/[^:]+:(\d+)/
 ): Promise<Running> =>
   new Promise((resolve, reject) => {
-    // `npm …` runs as is; TypeScript sources run through tsx.
-    const command = script === "npm" ? ["npm"] : [TSX, script]
+    // `node …` runs as is; TypeScript sources run through tsx.
+    const command = script === "node" ? [process.execPath] : [TSX, script]
     const child = spawn(command[0] ?? TSX, [...command.slice(1), ...args], { cwd: ROOT, env: { ...process.env, ...env } })
     let output = ""
     let peak = 0
@@ -83,9 +83,21 @@ export const startProcess = (
 
 export const tempHome = () => fs.mkdtempSync(path.join(os.tmpdir(), "gloss-bench-"))
 
-/** Gloss exactly as `npm start` runs it (node flags included), with an owner for the benchmark. */
+/**
+ * The command of `npm start`, read from package.json, so that the benchmark runs Gloss with the same node flags.
+ * It is run directly rather than through npm: npm does not pass SIGTERM on to its child, which would outlive the
+ * benchmark, and `prestart` would rebuild everything for every server (`npm run bench` builds once instead).
+ */
+const startCommand = (): Array<string> => {
+  const scripts = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts as Record<string, string>
+  const [program, ...args] = (scripts.start ?? "").split(/\s+/)
+  if (program !== "node") throw new Error(`the start script must run node, found: ${scripts.start}`)
+  return args
+}
+
+/** Gloss exactly as `npm start` runs it once built (node flags included), with an owner for the benchmark. */
 export const startGloss = (env: Record<string, string> = {}) =>
-  startProcess("npm", ["start", "--silent"], {
+  startProcess("node", startCommand(), {
     GLOSS_HOME_PATH: tempHome(),
     GLOSS_PORT: "0",
     GLOSS_HOST: "127.0.0.1",

@@ -29,8 +29,11 @@ export class RecordsRepo extends Effect.Service<RecordsRepo>()("Gloss/RecordsRep
     const findByIds = SqlSchema.findAll({
       Request: InDataset,
       Result: RecordRow,
-      execute: ({ datasetId, ids }) =>
-        ids.length === 0 ? sql`select * from records where 1 = 0` : sql`select * from records where dataset_id = ${datasetId} and ${sql.in("id", ids)} order by ${order}`
+      execute: ({ ids }) =>
+        // By primary key only, the dataset checked below: given `dataset_id = ?` too (or an order by rowid), SQLite's
+        // planner walks the dataset's index over every record of the dataset instead of looking the ids up, which
+        // took 50 ms for 50 ids in a dataset of 100 000 records.
+        ids.length === 0 ? sql`select * from records where 1 = 0` : sql`select * from records where ${sql.in("id", ids)}`
     })
     const findByExternalIds = SqlSchema.findAll({
       Request: InDataset,
@@ -97,7 +100,17 @@ export class RecordsRepo extends Effect.Service<RecordsRepo>()("Gloss/RecordsRep
       recomputeDataset: (datasetId: DatasetId, min: number) => recomputeDataset({ datasetId, min }).pipe(Effect.orDie),
       findById: (id: RecordId) => findById(id).pipe(Effect.orDie),
       findForUpdate: (id: RecordId) => findForUpdate(id).pipe(Effect.orDie),
-      findByIds: (datasetId: DatasetId, ids: ReadonlyArray<string>) => findByIds({ datasetId, ids }).pipe(Effect.orDie),
+      /** The records of `ids` that exist in the dataset, in the order of `ids`. */
+      findByIds: (datasetId: DatasetId, ids: ReadonlyArray<string>) =>
+        findByIds({ datasetId, ids }).pipe(
+          Effect.map((rows) => {
+            const position = new Map(ids.map((id, i) => [id, i]))
+            return rows
+              .filter((row) => row.dataset_id === datasetId)
+              .sort((a, b) => (position.get(a.id) ?? 0) - (position.get(b.id) ?? 0))
+          }),
+          Effect.orDie
+        ),
       findByExternalIds: (datasetId: DatasetId, ids: ReadonlyArray<string>) =>
         findByExternalIds({ datasetId, ids }).pipe(Effect.orDie),
       page: (datasetId: DatasetId, offset: number, limit: number) => page({ datasetId, offset, limit }).pipe(Effect.orDie),

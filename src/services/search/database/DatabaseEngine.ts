@@ -4,7 +4,10 @@
  * cosine similarity over vectors held in memory.
  */
 import { Effect, Layer, Schema } from "effect"
+import type { SqlError, Statement } from "@effect/sql"
+import { GlossConfig } from "../../../Config.js"
 import { Database } from "../../database/Database.js"
+import { makeSqliteReader } from "./SqliteReader.js"
 import { DbInt } from "../../database/columns.js"
 import { insertionOrder } from "../../database/ddl.js"
 import type { IndexSchema, MetadataMetricsResult, SearchHits, SearchQuery } from "../Query.js"
@@ -21,6 +24,8 @@ import type { MetadataSettings } from "../../../domain/MetadataProperty.js"
 const Hit = Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number) })
 const decodeHits = Schema.decodeUnknown(Schema.Array(Hit))
 const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
+const decodeIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String })))
+const decodePage = Schema.decodeUnknown(Schema.Array(Schema.Struct({ ...Hit.fields, total: DbInt })))
 
 /** A per-user seed for the stable shuffle of caller-scoped results (FNV-1a of the user id). */
 const seedOf = (user: string) => {
@@ -29,10 +34,19 @@ const seedOf = (user: string) => {
   return hash % 2147483647
 }
 
-export const DatabaseEngineLive = Layer.effect(
+export const DatabaseEngineLive = Layer.scoped(
   SearchEngine,
   Effect.gen(function*() {
     const { sql } = yield* Database
+    const { database } = yield* GlossConfig
+    // Searches on a SQLite file go to a worker thread (see SqliteReader); an in-memory database has no second
+    // connection to offer, and PostgreSQL runs its queries in its own processes already.
+    const reader = database._tag === "Sqlite" && database.filename !== ":memory:"
+      ? yield* makeSqliteReader({ filename: database.filename })
+      : undefined
+    /** A read-only search statement, in the worker when there is one. */
+    const read = (statement: Statement.Statement<object>): Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError> =>
+      reader === undefined ? statement : reader.all(statement.compile())
     const text = sql.onDialectOrElse({ pg: () => postgresTextIndex(sql), orElse: () => sqliteTextIndex(sql) })
     const json = jsonSql(sql)
     const vectors = vectorIndex(sql)
@@ -48,14 +62,14 @@ export const DatabaseEngineLive = Layer.effect(
       const c = clauses(sql, json, query.user)
       const match = query.text === undefined ? undefined : text.matches(schema, query.text.q, query.text.field)
       if (query.text !== undefined && match === undefined) return { hits: [], total: 0 } satisfies SearchHits
-      const from = match === undefined ? sql`records r` : sql`records r join (${match}) m on m.record_id = r.id`
+      const from = match ?? sql`records r`
       const where = sql.and([sql`r.dataset_id = ${schema.datasetId}`, ...query.filters.map(c.filter)])
 
       if (query.vector !== undefined) {
         // Filters and the text query select the candidates; similarity ranks them (a pre-filter, as on Elasticsearch).
         const allowed = match === undefined && query.filters.length === 0
           ? undefined
-          : new Set((yield* sql<{ id: string }>`select r.id from ${from} where ${where}`).map((row) => row.id))
+          : new Set((yield* decodeIds(yield* read(sql`select r.id from ${from} where ${where}`))).map((row) => row.id))
         const settings = schema.vectorSettings.find((v) => v.id === query.vector?.vectorSettingsId)
         const matrix = yield* vectors.matrix(query.vector.vectorSettingsId, settings?.dimensions ?? query.vector.value.length)
         const hits = topK(matrix, query.vector.value, query.limit, {
@@ -74,12 +88,16 @@ export const DatabaseEngineLive = Layer.effect(
         sequence
       ]
       const score = match === undefined ? sql`null` : sql`m.score`
-      const [rows, counted] = yield* Effect.all([
-        sql`select r.id, ${score} as score from ${from} where ${where} order by ${sql.csv(order)}
-            limit ${query.limit} offset ${query.offset}`,
-        sql`select count(*) as n from ${from} where ${where}`
-      ])
-      return { hits: yield* decodeHits(rows), total: (yield* decodeCount(counted))[0]?.n ?? 0 } satisfies SearchHits
+      // One pass for the page and the total: the window count is taken over every match before the limit applies
+      // (a separate `count(*)` would find and filter all the matches a second time).
+      const rows = yield* decodePage(
+        yield* read(sql`select r.id, ${score} as score, count(*) over () as total from ${from} where ${where}
+            order by ${sql.csv(order)} limit ${query.limit} offset ${query.offset}`)
+      )
+      // A page past the end has no row to carry the total.
+      const total = rows[0]?.total ??
+        (query.offset === 0 ? 0 : (yield* decodeCount(yield* read(sql`select count(*) as n from ${from} where ${where}`)))[0]?.n ?? 0)
+      return { hits: rows.map(({ id, score }) => ({ id, score })), total } satisfies SearchHits
     }, Effect.orDie)
 
     const metadataMetrics = Effect.fn("DatabaseEngine.metadataMetrics")(

@@ -13,8 +13,10 @@ export interface TextIndex {
   readonly upsert: (schema: IndexSchema, records: ReadonlyArray<IndexedRecord>) => Effect.Effect<void>
   readonly remove: (datasetId: DatasetId, ids: ReadonlyArray<RecordId>) => Effect.Effect<void>
   /**
-   * A subquery of `(record_id, score)` rows for the records matching every term of `q` (in `field` only when
-   * given); a higher score is a better match. `None` when `q` has no searchable term (nothing matches).
+   * The `from` clause of a search over the records matching every term of `q` (in `field` only when given): the
+   * matches as `m`, with `m.score` (higher is better), joined to their records as `r`. The text index comes first
+   * so that it drives the join: the database reads the matching records only, not the whole dataset. `undefined`
+   * when `q` has no searchable term (nothing matches).
    */
   readonly matches: (schema: IndexSchema, q: string, field: string | undefined) => Statement.Fragment | undefined
 }

@@ -29,11 +29,11 @@ export const postgresTextIndex = (sql: SqlClient.SqlClient): TextIndex => {
     remove: (_, ids) => remove(ids),
     matches: (schema, q, field) => {
       if (q.trim() === "") return undefined
-      return sql`select t.record_id, max(ts_rank(t.tsv, query)) as score
+      return sql`(select t.record_id, max(ts_rank(t.tsv, query)) as score
                  from record_texts t, plainto_tsquery('simple', ${q}) query
                  where t.dataset_id = ${schema.datasetId} and t.tsv @@ query
                  ${field === undefined ? sql`` : sql`and t.field = ${field}`}
-                 group by t.record_id`
+                 group by t.record_id) m join records r on r.id = m.record_id`
     }
   }
 }

@@ -53,8 +53,8 @@ export const sqliteTextIndex = (sql: SqlClient.SqlClient): TextIndex => {
       const phrase = terms.map((term) => `"${term.replaceAll("\"", "\"\"")}"`).join(" ")
       const match = field === undefined ? phrase : `{${column(schema, field)}} : (${phrase})`
       const fts = sql(table(schema.datasetId))
-      return sql`select r.id as record_id, -bm25(${fts}) as score from ${fts} join records r on r.rowid = ${fts}.rowid
-                 where ${fts} match ${match}`
+      return sql`(select rowid as record_rowid, -bm25(${fts}) as score from ${fts} where ${fts} match ${match}) m
+                 join records r on r.rowid = m.record_rowid`
     }
   }
 }

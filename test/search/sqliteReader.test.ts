@@ -1,0 +1,59 @@
+/**
+ * The search worker of the built-in engine on SQLite: it answers from its own read-only connection, keeps replies
+ * apart when statements overlap, turns a bad statement into a SqlError (never a hang), and sees every commit of the
+ * writing connection.
+ */
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import Sqlite from "better-sqlite3"
+import { Effect } from "effect"
+import { makeSqliteReader } from "../../src/services/search/database/SqliteReader.js"
+
+const databaseFile = () => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "gloss-reader-")), "gloss.db")
+  const db = new Sqlite(file)
+  db.pragma("journal_mode = WAL")
+  db.exec("create table t (n integer, word text)")
+  const insert = db.prepare("insert into t values (?, ?)")
+  for (let n = 0; n < 1000; n++) insert.run(n, `w${n % 10}`)
+  return { file, db }
+}
+
+describe("SqliteReader", () => {
+  it.scopedLive("answers overlapping statements, each with its own rows", () =>
+    Effect.gen(function*() {
+      const { db, file } = databaseFile()
+      const reader = yield* makeSqliteReader({ filename: file })
+      const answers = yield* Effect.all(
+        Array.from({ length: 20 }, (_, i) => reader.all(["select count(*) as c, ? as i from t where word = ?", [i, `w${i % 10}`]])),
+        { concurrency: "unbounded" }
+      )
+      expect(answers.map((rows) => rows[0])).toEqual(Array.from({ length: 20 }, (_, i) => ({ c: 100, i })))
+      db.close()
+    }))
+
+  it.scopedLive("a bad statement fails with a SqlError naming the cause; the worker goes on", () =>
+    Effect.gen(function*() {
+      const { db, file } = databaseFile()
+      const reader = yield* makeSqliteReader({ filename: file })
+      const error = yield* Effect.flip(reader.all(["select * from no_such_table", []]))
+      expect(error._tag).toBe("SqlError")
+      expect(error.message).toContain("no such table: no_such_table")
+      expect(yield* reader.all(["select count(*) as c from t", []])).toEqual([{ c: 1000 }])
+      db.close()
+    }))
+
+  it.scopedLive("sees what the writing connection committed, and cannot write", () =>
+    Effect.gen(function*() {
+      const { db, file } = databaseFile()
+      const reader = yield* makeSqliteReader({ filename: file })
+      expect(yield* reader.all(["select count(*) as c from t", []])).toEqual([{ c: 1000 }])
+      db.prepare("insert into t values (?, ?)").run(1000, "new")
+      expect(yield* reader.all(["select count(*) as c from t", []])).toEqual([{ c: 1001 }])
+      const refused = yield* Effect.flip(reader.all(["delete from t returning n", []]))
+      expect(refused.message).toContain("readonly")
+      db.close()
+    }))
+})
