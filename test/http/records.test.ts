@@ -1,5 +1,6 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { RecordsBulk } from "../../src/domain/Record.js"
 import type { Dataset } from "../../src/domain/Dataset.js"
 import { dialects } from "../support/databases.js"
 import { datasetPath, draftDataset, send } from "../support/datasets.js"
@@ -39,6 +40,36 @@ const bulk = (dataset: Dataset, method: "POST" | "PUT", records: Array<unknown>)
 for (const dialect of dialects) {
   describe(dialect, () => {
     layer(TestServerLive(dialect), { excludeTestServices: true, timeout: 60_000 })("records", (it) => {
+      it.effect("bulk answers are serialised exactly as the RecordsBulk schema encodes them (create and upsert)", () =>
+        Effect.gen(function*() {
+          const { dataset, labelId } = yield* richDataset()
+          const me = yield* (yield* ownerClient).me.me()
+          // Decoding validates every field; encoding again gives the schema's canonical bytes: a fixpoint means the
+          // direct serialisation wrote the same keys, the same timestamp format and nothing extra.
+          const canonical = (answer: unknown) => Schema.encodeSync(RecordsBulk)(Schema.decodeUnknownSync(RecordsBulk)(answer))
+          const created = yield* bulk(dataset, "POST", [
+            {
+              external_id: "c1",
+              fields: { text: "Acme hires 👍🏽", chat: [{ role: "user", content: "hi" }] },
+              metadata: { source: "web", n: 3 },
+              responses: [{ user_id: me.id, status: "submitted", values: { label: { value: "yes" } } }],
+              suggestions: [{ question_id: labelId, value: "no", score: 0.7, agent: "model-v1", type: "model" }],
+              vectors: { emb: [0.1, 0.2, 0.3] }
+            },
+            { fields: { text: "Plain" } }
+          ])
+          expect(created.status).toBe(201)
+          expect(created.body).toStrictEqual(canonical(created.body))
+          expect((items(created)[0]?.inserted_at as string)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/)
+          const upserted = yield* bulk(dataset, "PUT", [
+            { external_id: "c1", metadata: { source: "book" }, suggestions: [{ question_name: "spans", value: [{ label: "ORG", start: 0, end: 4 }], score: [0.9] }] },
+            { external_id: "c3", fields: { text: "New" }, metadata: null }
+          ])
+          expect(upserted.status).toBe(200)
+          expect(upserted.body).toStrictEqual(canonical(upserted.body))
+          expect(body(upserted).updated_item_ids).toHaveLength(1)
+        }))
+
       it.effect("bulk create (201) stores fields, metadata, responses, suggestions and vectors, and returns them", () =>
         Effect.gen(function*() {
           const { dataset, labelId } = yield* richDataset()

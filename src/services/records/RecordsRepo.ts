@@ -4,7 +4,7 @@ import { DatasetId, RecordId } from "../../domain/Ids.js"
 import { DbInt } from "../database/columns.js"
 import { Database } from "../database/Database.js"
 import { forUpdate, insertionOrder } from "../database/ddl.js"
-import { RecordRow } from "./rows.js"
+import { encodeRecordRow, RecordRow } from "./rows.js"
 
 const Page = Schema.Struct({ datasetId: DatasetId, offset: Schema.Int, limit: Schema.Int })
 const InDataset = Schema.Struct({ datasetId: DatasetId, ids: Schema.Array(Schema.String) })
@@ -54,10 +54,9 @@ export class RecordsRepo extends Effect.Service<RecordsRepo>()("Gloss/RecordsRep
       Result: Schema.Struct({ n: DbInt }),
       execute: (datasetId) => sql`select count(*) as n from records where dataset_id = ${datasetId}`
     })
-    const insertMany = SqlSchema.void({
-      Request: Schema.Array(RecordRow),
-      execute: (rows) => sql`insert into records ${sql.insert(rows)}`
-    })
+    // Encoded by hand (see encodeRecordRow): this is the hot path of every bulk upsert.
+    const insertMany = (rows: ReadonlyArray<RecordRow>) =>
+      sql`insert into records ${sql.insert(rows.map(encodeRecordRow))}`.pipe(Effect.asVoid)
     const replace = SqlSchema.void({
       Request: RecordRow,
       execute: (row) => sql`update records set ${sql.update(row, ["id"])} where id = ${row.id}`

@@ -20,6 +20,22 @@ export const RecordRow = Schema.Struct({
 })
 export type RecordRow = typeof RecordRow.Type
 
+/**
+ * `RecordRow`'s encoding, written out for bulk inserts. The rows come from the service, built from input the API
+ * has already decoded, so the schema's checks hold; running them again through `Schema.encode` cost ~14 µs a row,
+ * a tenth of a bulk upsert. A test keeps this equal to the schema's own encoding.
+ */
+export const encodeRecordRow = (row: RecordRow): typeof RecordRow.Encoded => ({
+  id: row.id,
+  dataset_id: row.dataset_id,
+  external_id: row.external_id,
+  fields: JSON.stringify(row.fields),
+  metadata: row.metadata === null ? null : JSON.stringify(row.metadata),
+  status: row.status,
+  inserted_at: row.inserted_at.toISOString(),
+  updated_at: row.updated_at.toISOString()
+})
+
 export const ResponseRow = Schema.Struct({
   id: ResponseId,
   record_id: RecordId,

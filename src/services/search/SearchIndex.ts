@@ -1,7 +1,8 @@
 /**
  * Keeps the search engine in step with the database: what to (re)index after each kind of write, and the full
- * rebuild (`gloss search reindex`, `REINDEX_DATASETS`). Every write path calls it after its transaction commits;
- * when the engine fails the request fails, and a reindex heals the index from the database (DESIGN.md).
+ * rebuild (`gloss search reindex`, `REINDEX_DATASETS`). Every write path calls it after its transaction commits
+ * (bulk writes on SQLite inside it: see `inTransaction`); when the engine fails the request fails, and a reindex
+ * heals the index from the database (DESIGN.md).
  */
 import { Effect } from "effect"
 import type { DatasetId, RecordId } from "../../domain/Ids.js"
@@ -24,7 +25,7 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
     const records = yield* RecordsRepo
     const answers = yield* AnswersRepo
     const datasets = yield* DatasetsRepo
-    const { sql } = yield* Database
+    const { dialect, sql } = yield* Database
 
     const schemaOf = (datasetId: DatasetId) =>
       Effect.gen(function*() {
@@ -108,6 +109,13 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
     return {
       reindex,
       schemaOf,
+      /**
+       * Whether a write path may index inside its own transaction, which makes the change and its index atomic and
+       * saves a commit: only with the built-in engine on SQLite. A remote engine is written after the commit, never
+       * while a transaction holds the database; on PostgreSQL another connection could reload the in-memory vectors
+       * between the engine dropping them and the commit, and keep a copy without the new ones.
+       */
+      inTransaction: engine.kind === "database" && dialect === "Sqlite",
       created: Effect.fn("SearchIndex.created")(function*(datasetId: DatasetId) {
         yield* engine.createIndex(yield* schemaOf(datasetId))
       }),

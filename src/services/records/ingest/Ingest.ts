@@ -54,7 +54,8 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
     const telemetry = yield* Telemetry
 
     /** Events cost nothing here unless a webhook wants them (one cached lookup per payload, no per-record query). */
-    const write = (dataset: DatasetRow, planned: Plan, at: Date) =>
+    /** `andThen` runs last, in the same transaction. */
+    const write = (dataset: DatasetRow, planned: Plan, at: Date, andThen: Effect.Effect<void>) =>
       db.transaction(Effect.gen(function*() {
         const datasetId = dataset.id
         yield* records.insertMany(planned.inserts)
@@ -69,6 +70,7 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
           yield* answers.touchDatasetUsers(datasetId, planned.respondents, at)
           yield* datasetsRepo.touchActivity(datasetId, at)
         }
+        yield* andThen
       })).pipe(
         // Two payloads racing to create the same external id: the loser is told instead of getting a 500.
         Effect.catchSomeDefect((defect) =>
@@ -114,8 +116,10 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
           newId: () => crypto.randomUUID()
         })
         if (Either.isLeft(planned)) return yield* new Unprocessable({ detail: planned.left })
-        yield* write(dataset, planned.right, at)
-        yield* index.documents(datasetId, documentsOf(planned.right))
+        // New records are indexed from the plan, inside the transaction when the index allows it.
+        const indexNew = index.documents(datasetId, documentsOf(planned.right))
+        yield* write(dataset, planned.right, at, index.inTransaction ? indexNew : Effect.void)
+        if (!index.inTransaction) yield* indexNew
         yield* index.records(datasetId, planned.right.updates.map((row) => row.id))
         yield* telemetry.track("records/bulk")
 

@@ -32,7 +32,6 @@ export const sqliteTextIndex = (sql: SqlClient.SqlClient): TextIndex => {
       Effect.gen(function*() {
         if (records.length === 0) return
         yield* sql.unsafe(ddl(schema))
-        yield* remove(schema.datasetId, records.map((r) => r.id))
         const rows = records.map((record) => {
           const texts = searchableTexts(schema, record)
           return [record.id, ...schema.fields.map((f) => texts.find((t) => t.field === f.name)?.text ?? null)]
@@ -41,8 +40,9 @@ export const sqliteTextIndex = (sql: SqlClient.SqlClient): TextIndex => {
         const names = ["rowid", ...Array.from({ length: width }, (_, i) => `c${i}`)].join(", ")
         const tuple = `((select rowid from records where id = ?), ${Array(width).fill("?").join(", ")})`
         const padded = rows.map((row) => row.length === 1 ? [...row, null] : row)
+        // A contentless-delete table takes REPLACE: a record indexed before is replaced by rowid, in one statement.
         yield* sql.unsafe(
-          `insert into ${table(schema.datasetId)} (${names}) values ${padded.map(() => tuple).join(", ")}`,
+          `insert or replace into ${table(schema.datasetId)} (${names}) values ${padded.map(() => tuple).join(", ")}`,
           padded.flat()
         )
       }).pipe(Effect.orDie),
