@@ -17,6 +17,7 @@ import { DatasetsRepo } from "./DatasetsRepo.js"
 import { RecomputeStatuses } from "./RecomputeStatuses.js"
 import type { DatasetRow } from "./rows.js"
 import { SettingsRepo } from "./SettingsRepo.js"
+import { newId } from "../ids.js"
 
 const nameTaken = (name: string, workspaceId: WorkspaceId) =>
   new Conflict({ detail: `Dataset with name \`${name}\` already exists for workspace with id \`${workspaceId}\`` })
@@ -52,7 +53,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
       }
       const at = yield* now
       const row: DatasetRow = {
-        id: input.id ?? DatasetId.make(crypto.randomUUID()),
+        id: input.id ?? DatasetId.make(newId()),
         name: input.name,
         guidelines: input.guidelines ?? null,
         allow_extra_metadata: input.allow_extra_metadata,

@@ -10,6 +10,7 @@ import { orNotFound } from "../found.js"
 import { Datasets } from "./Datasets.js"
 import type { FieldRow } from "./rows.js"
 import { SettingsRepo } from "./SettingsRepo.js"
+import { newId } from "../ids.js"
 
 export class Fields extends Effect.Service<Fields>()("Gloss/Fields", {
   effect: Effect.gen(function*() {
@@ -38,7 +39,7 @@ export class Fields extends Effect.Service<Fields>()("Gloss/Fields", {
       }
       const at = yield* now
       const row: FieldRow = {
-        id: input.id ?? FieldId.make(crypto.randomUUID()),
+        id: input.id ?? FieldId.make(newId()),
         name: input.name,
         title: input.title,
         required: input.required,

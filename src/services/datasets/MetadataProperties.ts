@@ -15,6 +15,7 @@ import { SearchIndex } from "../search/SearchIndex.js"
 import { Datasets } from "./Datasets.js"
 import type { MetadataPropertyRow } from "./rows.js"
 import { SettingsRepo } from "./SettingsRepo.js"
+import { newId } from "../ids.js"
 
 /** Annotators see only the properties marked visible for them; owners and admins see all. */
 export const visibleTo = (user: User) => (property: MetadataPropertyRow) =>
@@ -52,7 +53,7 @@ export class MetadataProperties extends Effect.Service<MetadataProperties>()("Gl
         yield* datasets.access(actor, datasetId, "datasets.manage")
         const at = yield* now
         const row: MetadataPropertyRow = {
-          id: input.id ?? MetadataPropertyId.make(crypto.randomUUID()),
+          id: input.id ?? MetadataPropertyId.make(newId()),
           name: input.name,
           title: input.title,
           settings: input.settings,

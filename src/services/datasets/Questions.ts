@@ -12,6 +12,7 @@ import { Datasets } from "./Datasets.js"
 import { applySettingsUpdate, checkOptionLimits } from "./questionRules.js"
 import type { QuestionRow } from "./rows.js"
 import { SettingsRepo } from "./SettingsRepo.js"
+import { newId } from "../ids.js"
 
 export class Questions extends Effect.Service<Questions>()("Gloss/Questions", {
   effect: Effect.gen(function*() {
@@ -67,7 +68,7 @@ export class Questions extends Effect.Service<Questions>()("Gloss/Questions", {
       if (input.settings.type === "span") yield* checkSpanField(datasetId, input.settings.field)
       const at = yield* now
       const row: QuestionRow = {
-        id: input.id ?? QuestionId.make(crypto.randomUUID()),
+        id: input.id ?? QuestionId.make(newId()),
         name: input.name,
         title: input.title,
         description: input.description ?? null,

@@ -14,6 +14,7 @@ import { SearchIndex } from "../search/SearchIndex.js"
 import { Datasets } from "./Datasets.js"
 import type { VectorSettingsRow } from "./rows.js"
 import { SettingsRepo } from "./SettingsRepo.js"
+import { newId } from "../ids.js"
 
 export class VectorSettings extends Effect.Service<VectorSettings>()("Gloss/VectorSettings", {
   effect: Effect.gen(function*() {
@@ -50,7 +51,7 @@ export class VectorSettings extends Effect.Service<VectorSettings>()("Gloss/Vect
         }
         const at = yield* now
         const row: VectorSettingsRow = {
-          id: input.id ?? VectorSettingsId.make(crypto.randomUUID()),
+          id: input.id ?? VectorSettingsId.make(newId()),
           name: input.name,
           title: input.title,
           dimensions: input.dimensions,

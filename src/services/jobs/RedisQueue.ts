@@ -9,6 +9,7 @@ import { Duration, Effect, Option, type Redacted, Runtime } from "effect"
 import type { JobStatus } from "../../http/groups/Jobs.js"
 import { type JobQueueShape, JobSettings, type JobSettingsShape, type QueueName, retryPolicy } from "./model.js"
 import { connectRedis } from "./RedisConnection.js"
+import { newId } from "../ids.js"
 
 export const QUEUE_NAME = "jobs"
 
@@ -65,7 +66,7 @@ export const makeRedisQueue = (url: Redacted.Redacted<string>, cluster: boolean)
     // Redis failures are defects here (DESIGN.md, Errors): the request that enqueued answers 500.
     const enqueue: JobQueueShape["enqueue"] = Effect.fn("Jobs.enqueue")(function*(queueName, name, payload, options) {
       const { attempts, backoffMillis } = retryPolicy(settings, options)
-      const id = crypto.randomUUID()
+      const id = newId()
       yield* Effect.tryPromise(() =>
         queue.add(name, payload, {
           jobId: id,

@@ -7,6 +7,7 @@ import { Database } from "../database/Database.js"
 import { now } from "../clock.js"
 import { type JobQueueShape, JobSettings, retryPolicy } from "./model.js"
 import { SqlJobsRepo } from "./SqlJobsRepo.js"
+import { newId } from "../ids.js"
 
 export const makeSqlQueue: Effect.Effect<JobQueueShape, never, SqlJobsRepo | Database> = Effect.gen(function*() {
   const repo = yield* SqlJobsRepo
@@ -14,7 +15,7 @@ export const makeSqlQueue: Effect.Effect<JobQueueShape, never, SqlJobsRepo | Dat
   const settings = yield* JobSettings
 
   const enqueue: JobQueueShape["enqueue"] = Effect.fn("Jobs.enqueue")(function*(queue, name, payload, options) {
-    const id = crypto.randomUUID()
+    const id = newId()
     const at = yield* now
     const { attempts, backoffMillis } = retryPolicy(settings, options)
     yield* db.transaction(repo.insert({

@@ -18,6 +18,7 @@ import { suggestionRows } from "./suggestionRows.js"
 import { validateMetadata } from "./validation/metadata.js"
 import { validateVectors } from "./validation/vectors.js"
 import { RecordViews } from "./views.js"
+import { newId } from "../ids.js"
 
 const isUuid = Schema.is(Schema.UUID)
 
@@ -84,7 +85,7 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
       const vectors: ReadonlyArray<VectorRow> = Object.entries(patch.vectors ?? {}).flatMap(([name, value]) => {
         const settingsId = vectorIds.get(name)
         return settingsId === undefined ? [] : [{
-          id: crypto.randomUUID(),
+          id: newId(),
           record_id: record.id,
           vector_settings_id: settingsId,
           value,

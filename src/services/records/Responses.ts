@@ -17,6 +17,7 @@ import { Records } from "./Records.js"
 import { RecordsRepo } from "./RecordsRepo.js"
 import type { RecordRow, ResponseRow } from "./rows.js"
 import { validateResponseValues } from "./validation/responses.js"
+import { newId } from "../ids.js"
 
 /**
  * A user's answer to a record (reference §1.13). Every change recomputes the record's status inside the same
@@ -75,7 +76,7 @@ export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {
       yield* check(record, body)
       const at = yield* now
       const row: ResponseRow = {
-        id: ResponseId.make(crypto.randomUUID()),
+        id: ResponseId.make(newId()),
         record_id: record.id,
         user_id: actor.id,
         values: body.values ?? null,
@@ -135,7 +136,7 @@ export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {
         const at = yield* now
         const existing = (yield* answers.responsesOfUser([record.id], actor.id))[0]
         const row: ResponseRow = {
-          id: existing?.id ?? ResponseId.make(crypto.randomUUID()),
+          id: existing?.id ?? ResponseId.make(newId()),
           record_id: record.id,
           user_id: actor.id,
           values: item.values ?? null,

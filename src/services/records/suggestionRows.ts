@@ -4,6 +4,7 @@ import type { SuggestionCreate } from "../../domain/Suggestion.js"
 import type { SuggestionRow } from "./rows.js"
 import type { QuestionSpec, ValidationContext } from "./validation/context.js"
 import { validateSuggestion } from "./validation/suggestions.js"
+import { newId } from "../ids.js"
 
 /** The question a suggestion is for: by id, else by name (the Python SDK may send only the name). */
 export const questionOf = (context: ValidationContext, suggestion: SuggestionCreate): Either.Either<QuestionSpec, string> => {
@@ -39,7 +40,7 @@ export const suggestionRows = (
     const valid = validateSuggestion(question.right, suggestion.value, suggestion.score ?? null, recordFields)
     if (Either.isLeft(valid)) return Either.left(valid.left)
     rows.push({
-      id: SuggestionId.make(crypto.randomUUID()),
+      id: SuggestionId.make(newId()),
       record_id: recordId,
       question_id: question.right.id,
       value: suggestion.value,

@@ -12,6 +12,7 @@ import { orNotFound } from "../found.js"
 import { Policy } from "../Policy.js"
 import { WorkspacesRepo } from "../workspaces/WorkspacesRepo.js"
 import { type UserRow, UsersRepo } from "./UsersRepo.js"
+import { newId } from "../ids.js"
 
 /** The API's view of a stored user: everything but the password hash. */
 export const toUser = ({ password_hash: _, ...user }: UserRow): User => user
@@ -37,7 +38,7 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
     const createTrusted = Effect.fn("Users.createTrusted")(function*(input: NewUser) {
       const at = yield* now
       const row: UserRow = {
-        id: input.id ?? UserId.make(crypto.randomUUID()),
+        id: input.id ?? UserId.make(newId()),
         first_name: input.first_name,
         last_name: input.last_name ?? null,
         username: input.username,

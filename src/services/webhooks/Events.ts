@@ -13,6 +13,7 @@ import type { RecordRow, ResponseRow } from "../records/rows.js"
 import { EventPayloads, recordData, responseData } from "./EventPayloads.js"
 import { type OutboxRow, OutboxRepo } from "./OutboxRepo.js"
 import { Subscriptions } from "./Subscriptions.js"
+import { newId } from "../ids.js"
 
 export type DatasetEventType = Extract<WebhookEventType, `dataset.${string}`>
 export type RecordEventType = "record.created" | "record.updated" | "record.deleted"
@@ -37,7 +38,7 @@ export class Events extends Effect.Service<Events>()("Gloss/Events", {
         if (events.length === 0) return
         const at = yield* now
         yield* outbox.insert(events.map((event): OutboxRow => ({
-          id: crypto.randomUUID(),
+          id: newId(),
           kind: "event",
           name: event.type,
           queue: null,
@@ -110,7 +111,7 @@ export class Events extends Effect.Service<Events>()("Gloss/Events", {
      */
     const enqueueAfterCommit = Effect.fn("Events.enqueueAfterCommit")(function*(queue: QueueName, name: string, payload: Json) {
       yield* outbox.insert([{
-        id: crypto.randomUUID(),
+        id: newId(),
         kind: "job",
         name,
         queue,

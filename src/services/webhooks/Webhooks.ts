@@ -11,6 +11,7 @@ import { WebhookDelivery } from "./Delivery.js"
 import { newSecret } from "./signing.js"
 import { Subscriptions } from "./Subscriptions.js"
 import { type WebhookRow, WebhooksRepo } from "./WebhooksRepo.js"
+import { newId } from "../ids.js"
 
 /** Argilla's limit, for the whole server. */
 export const MAX_WEBHOOKS = 10
@@ -37,7 +38,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Gloss/Webhooks", {
       yield* policy.require(actor, "webhooks.manage")
       const at = yield* now
       const row: WebhookRow = {
-        id: WebhookId.make(crypto.randomUUID()),
+        id: WebhookId.make(newId()),
         url: payload.url,
         secret: newSecret(),
         events: payload.events,

@@ -12,6 +12,7 @@ import { Policy } from "../Policy.js"
 import { toUser } from "../users/Users.js"
 import { UsersRepo } from "../users/UsersRepo.js"
 import { WorkspacesRepo } from "./WorkspacesRepo.js"
+import { newId } from "../ids.js"
 
 
 export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces", {
@@ -26,7 +27,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
 
     const createTrusted = Effect.fn("Workspaces.createTrusted")(function*(input: WorkspaceCreate) {
       const at = yield* now
-      const row = { id: input.id ?? WorkspaceId.make(crypto.randomUUID()), name: input.name, inserted_at: at, updated_at: at }
+      const row = { id: input.id ?? WorkspaceId.make(newId()), name: input.name, inserted_at: at, updated_at: at }
       const inserted = yield* db.transaction(repo.insert(row))
       if (Option.isSome(inserted)) return inserted.value
       return yield* Option.isSome(yield* repo.findByName(input.name))
@@ -75,7 +76,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
       )
       const at = yield* now
       const added = yield* db.transaction(
-        repo.addMember({ id: crypto.randomUUID(), workspace_id: id, user_id: userId, inserted_at: at, updated_at: at })
+        repo.addMember({ id: newId(), workspace_id: id, user_id: userId, inserted_at: at, updated_at: at })
       )
       if (Option.isNone(added)) {
         return yield* new Conflict({

