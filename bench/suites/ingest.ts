@@ -7,6 +7,7 @@ import * as crypto from "node:crypto"
 import * as path from "node:path"
 import Sqlite from "better-sqlite3"
 import pg from "pg"
+import { SQLITE_PAGE_SIZE } from "../../src/services/database/Database.js"
 import { api, benchDataset, benchRecord } from "../lib/http.js"
 import { BENCH_API_KEY, startGloss, tempHome } from "../lib/processes.js"
 
@@ -60,6 +61,8 @@ const DDL = (uuid: string, json: string, ts: string) =>
 
 const sqliteCeiling = () => {
   const db = new Sqlite(path.join(tempHome(), "ceiling.db"))
+  // The file as Gloss makes it (see Database.ts): the same page size, the write-ahead log, synchronous NORMAL.
+  db.pragma(`page_size = ${SQLITE_PAGE_SIZE}`)
   db.pragma("journal_mode = WAL")
   db.pragma("synchronous = NORMAL")
   db.exec(DDL("text", "text", "text"))

@@ -16,3 +16,20 @@ export const Timestamp = Schema.transformOrFail(Schema.String, Schema.DateFromSe
   },
   encode: (date) => Either.right(date.toISOString().slice(0, -1))
 }).annotations({ identifier: "Timestamp", description: "UTC timestamp, ISO-8601 without a zone suffix" })
+
+/**
+ * `date.toISOString()`, remembered for the last instant asked about: the hundreds of rows of one bulk write share
+ * one timestamp, and are written out twice each (stored, then answered).
+ */
+export const isoString = (() => {
+  let lastTime = Number.NaN
+  let lastText = ""
+  return (date: Date): string => {
+    const time = date.getTime()
+    if (time !== lastTime) {
+      lastText = date.toISOString()
+      lastTime = time
+    }
+    return lastText
+  }
+})()

@@ -9,18 +9,20 @@
  */
 import { HttpServerResponse } from "@effect/platform"
 import type { DatasetRecord, RecordsBulk } from "../domain/Record.js"
+import { isoString } from "../domain/Timestamp.js"
 
-const stamp = (date: Date) => date.toISOString().slice(0, -1)
+const stamp = (date: Date) => isoString(date).slice(0, -1)
 const stamped = <T extends { readonly inserted_at: Date; readonly updated_at: Date }>(value: T) => ({
   ...value,
   inserted_at: stamp(value.inserted_at),
   updated_at: stamp(value.updated_at)
 })
-const record = (value: DatasetRecord) => ({
-  ...stamped(value),
-  ...(value.responses === undefined ? {} : { responses: value.responses.map(stamped) }),
-  ...(value.suggestions === undefined ? {} : { suggestions: value.suggestions.map(stamped) })
-})
+const record = (value: DatasetRecord) => {
+  const out: Record<string, unknown> = stamped(value)
+  if (value.responses !== undefined) out.responses = value.responses.map(stamped)
+  if (value.suggestions !== undefined) out.suggestions = value.suggestions.map(stamped)
+  return out
+}
 
 /** A `RecordsBulk` answer as the JSON body the schema would encode it to. */
 export const bulkJson = (bulk: typeof RecordsBulk.Type, status: number) =>

@@ -24,6 +24,12 @@ const sqliteLayer = (config: Extract<DatabaseConfig, { _tag: "Sqlite" }>): Layer
   if (config.filename !== ":memory:") fs.mkdirSync(path.dirname(config.filename), { recursive: true })
   const pragmas = Layer.effectDiscard(Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // 16 KiB pages, for new databases only (a file keeps the page size it was created with): a record is ~1 KB,
+    // and a bulk upsert of 500 commits about a third fewer bytes of b-tree pages to the WAL than with 4 KiB pages
+    // (~5 µs a record less, a tenth of SQLite's share of an ingest). The size must be set before the file turns to
+    // WAL, so the client is opened with WAL off and it is turned on here.
+    yield* sql.unsafe(`PRAGMA page_size = ${SQLITE_PAGE_SIZE}`)
+    yield* sql`PRAGMA journal_mode = WAL`
     yield* sql`PRAGMA foreign_keys = ON`
     yield* sql`PRAGMA synchronous = NORMAL`
     // better-sqlite3 waits for a lock synchronously, blocking every other request; keep that wait short and do the
@@ -31,10 +37,11 @@ const sqliteLayer = (config: Extract<DatabaseConfig, { _tag: "Sqlite" }>): Layer
     yield* sql.unsafe(`PRAGMA busy_timeout = ${Math.min(SYNC_BUSY_WAIT_MS, config.timeoutSeconds * 1000)}`)
   }).pipe(Effect.orDie))
   // The layer's ConfigError cannot happen: its options are given, not read from a ConfigProvider.
-  return pragmas.pipe(Layer.provideMerge(SqliteClient.layer({ filename: config.filename })), Layer.orDie)
+  return pragmas.pipe(Layer.provideMerge(SqliteClient.layer({ filename: config.filename, disableWAL: true })), Layer.orDie)
 }
 
 const SYNC_BUSY_WAIT_MS = 100
+export const SQLITE_PAGE_SIZE = 16384
 
 const isSqlError = (error: unknown): error is SqlError.SqlError => error instanceof SqlError.SqlError
 

@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import { JsonObject } from "../../domain/Common.js"
 import { DatasetId, QuestionId, RecordId, ResponseId, SuggestionId, UserId, VectorSettingsId } from "../../domain/Ids.js"
 import { RecordStatus } from "../../domain/Record.js"
+import { isoString } from "../../domain/Timestamp.js"
 import { ResponseStatus, ResponseValues } from "../../domain/Response.js"
 import { Score, SuggestionType } from "../../domain/Suggestion.js"
 import { DbJson, DbTimestamp, DbVector } from "../database/columns.js"
@@ -32,8 +33,8 @@ export const encodeRecordRow = (row: RecordRow): typeof RecordRow.Encoded => ({
   fields: JSON.stringify(row.fields),
   metadata: row.metadata === null ? null : JSON.stringify(row.metadata),
   status: row.status,
-  inserted_at: row.inserted_at.toISOString(),
-  updated_at: row.updated_at.toISOString()
+  inserted_at: isoString(row.inserted_at),
+  updated_at: isoString(row.updated_at)
 })
 
 export const ResponseRow = Schema.Struct({

@@ -7,7 +7,7 @@ import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import type { DatasetId, RecordId } from "../../../domain/Ids.js"
 import type { IndexSchema } from "../Query.js"
-import { queryTerms, searchableTexts } from "./texts.js"
+import { queryTerms, searchableText } from "./texts.js"
 import type { TextIndex } from "./TextIndex.js"
 
 const table = (datasetId: DatasetId) => `fts_${datasetId.replaceAll("-", "")}`
@@ -51,8 +51,7 @@ export const sqliteTextIndex = (sql: SqlClient.SqlClient): TextIndex => {
         const rows = records.flatMap((record) => {
           const rowid = rowids.get(record.id)
           if (rowid === undefined) return []
-          const texts = searchableTexts(schema, record)
-          const columns = schema.fields.map((f) => texts.find((t) => t.field === f.name)?.text ?? null)
+          const columns = schema.fields.map((field) => searchableText(field, record.fields[field.name]))
           return [[rowid, ...(columns.length === 0 ? [null] : columns)]]
         })
         if (rows.length === 0) return

@@ -10,21 +10,26 @@ const chatText = (value: unknown): string =>
     ).join("\n")
     : ""
 
-/** One entry per searchable field that has a value: text as is, chat messages' contents, custom values as JSON. */
+/** What a field's value contributes to search: text as is, chat messages' contents, custom values as JSON. */
+export const searchableText = (field: IndexSchema["fields"][number], value: unknown): string | null => {
+  if (value === null || value === undefined) return null
+  switch (field.settings.type) {
+    case "text":
+      return typeof value === "string" ? value : null
+    case "chat":
+      return chatText(value)
+    case "custom":
+      return JSON.stringify(value)
+    case "image":
+      return null
+  }
+}
+
+/** One entry per searchable field that has a value. */
 export const searchableTexts = (schema: IndexSchema, record: IndexedRecord): ReadonlyArray<{ field: string; text: string }> =>
-  schema.fields.flatMap(({ name, settings }) => {
-    const value = record.fields[name]
-    if (value === null || value === undefined) return []
-    switch (settings.type) {
-      case "text":
-        return typeof value === "string" ? [{ field: name, text: value }] : []
-      case "chat":
-        return [{ field: name, text: chatText(value) }]
-      case "custom":
-        return [{ field: name, text: JSON.stringify(value) }]
-      case "image":
-        return []
-    }
+  schema.fields.flatMap((field) => {
+    const text = searchableText(field, record.fields[field.name])
+    return text === null ? [] : [{ field: field.name, text }]
   })
 
 /** The words of a query, for engines that take terms rather than a query language. */
