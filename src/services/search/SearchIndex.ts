@@ -18,6 +18,26 @@ import { SearchEngine } from "./SearchEngine.js"
 
 const REINDEX_PAGE = 1000
 
+/**
+ * A record's search document: its row and what hangs off it. Written out rather than `{ ...row, … }`: in a bulk
+ * upsert the spread cost ~4 µs a record.
+ */
+export const indexedRecord = (
+  row: RecordRow,
+  related: Pick<IndexedRecord, "responses" | "suggestions" | "vectors">
+): IndexedRecord => ({
+  id: row.id,
+  external_id: row.external_id,
+  status: row.status,
+  inserted_at: row.inserted_at,
+  updated_at: row.updated_at,
+  fields: row.fields,
+  metadata: row.metadata,
+  responses: related.responses,
+  suggestions: related.suggestions,
+  vectors: related.vectors
+})
+
 export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchIndex", {
   effect: Effect.gen(function*() {
     const engine = yield* SearchEngine
@@ -51,23 +71,18 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
         const responsesOf = groupBy(responses)
         const suggestionsOf = groupBy(suggestions)
         const vectorsOf = groupBy(vectors)
-        return rows.map((row): IndexedRecord => ({
-          id: row.id,
-          external_id: row.external_id,
-          status: row.status,
-          inserted_at: row.inserted_at,
-          updated_at: row.updated_at,
-          fields: row.fields,
-          metadata: row.metadata,
-          responses: responsesOf.get(row.id) ?? [],
-          suggestions: suggestionsOf.get(row.id) ?? [],
-          vectors: Object.fromEntries(
-            (vectorsOf.get(row.id) ?? []).map((v) => [
-              v.vector_settings_id,
-              Array.from(new Float64Array(new Uint8Array(v.value).buffer))
-            ])
-          )
-        }))
+        return rows.map((row) =>
+          indexedRecord(row, {
+            responses: responsesOf.get(row.id) ?? [],
+            suggestions: suggestionsOf.get(row.id) ?? [],
+            vectors: Object.fromEntries(
+              (vectorsOf.get(row.id) ?? []).map((v) => [
+                v.vector_settings_id,
+                Array.from(new Float64Array(new Uint8Array(v.value).buffer))
+              ])
+            )
+          })
+        )
       })
 
     /** Re-indexes these records of a dataset from the database (after any write that touches them). */

@@ -15,7 +15,7 @@ import { DatasetSchemas } from "../DatasetSchemas.js"
 import { INCLUDE_EVERYTHING } from "../include.js"
 import { RecordsRepo } from "../RecordsRepo.js"
 import { assemble, RecordViews } from "../views.js"
-import { SearchIndex } from "../../search/SearchIndex.js"
+import { indexedRecord, SearchIndex } from "../../search/SearchIndex.js"
 import type { IndexedRecord } from "../../search/Query.js"
 import { Events } from "../../webhooks/Events.js"
 import { Telemetry } from "../../Telemetry.js"
@@ -28,19 +28,13 @@ const documentsOf = (planned: Plan): ReadonlyArray<IndexedRecord> => {
   const responses = groupBy(planned.responses)
   const suggestions = groupBy(planned.suggestions)
   const vectors = groupBy(planned.vectors)
-  // Written out rather than `{ ...row, … }`: the spread cost ~4 µs a record here, ten times this.
-  return planned.inserts.map((row): IndexedRecord => ({
-    id: row.id,
-    external_id: row.external_id,
-    status: row.status,
-    inserted_at: row.inserted_at,
-    updated_at: row.updated_at,
-    fields: row.fields,
-    metadata: row.metadata,
-    responses: responses.get(row.id) ?? [],
-    suggestions: suggestions.get(row.id) ?? [],
-    vectors: Object.fromEntries((vectors.get(row.id) ?? []).map((v) => [v.vector_settings_id, v.value]))
-  }))
+  return planned.inserts.map((row) =>
+    indexedRecord(row, {
+      responses: responses.get(row.id) ?? [],
+      suggestions: suggestions.get(row.id) ?? [],
+      vectors: Object.fromEntries((vectors.get(row.id) ?? []).map((v) => [v.vector_settings_id, v.value]))
+    })
+  )
 }
 
 const nonNull = <A>(values: ReadonlyArray<A | null | undefined>): Array<A> =>
