@@ -2,6 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Ingest } from "../../services/records/ingest/Ingest.js"
 import { bulkJson } from "../BulkJson.js"
+import { bulkPayload } from "../BulkPayload.js"
 import { Records } from "../../services/records/Records.js"
 import { Api } from "../Api.js"
 import { CurrentUser } from "../Authentication.js"
@@ -18,15 +19,19 @@ export const RecordsLive = HttpApiBuilder.group(Api, "records", (handlers) =>
             limit: urlParams.limit ?? 50,
             include: urlParams.include
           })))
-      // The bulk writes answer hundreds of records: serialised directly (see BulkJson), same bytes as the schema.
-      .handle("bulkCreate", ({ path, payload }) =>
-        Effect.flatMap(CurrentUser, (actor) => ingest.create(actor, path.id, payload.items)).pipe(
-          Effect.map((written) => bulkJson(written, 201))
-        ))
-      .handle("bulkUpsert", ({ path, payload }) =>
-        Effect.flatMap(CurrentUser, (actor) => ingest.upsert(actor, path.id, payload.items)).pipe(
-          Effect.map((written) => bulkJson(written, 200))
-        ))
+      // The bulk writes take and answer hundreds of records: their bodies are decoded by hand when they have the plain
+      // shape of an import (see BulkPayload), and their answers serialised directly (see BulkJson), both equal to the
+      // schemas' own work.
+      .handleRaw("bulkCreate", ({ path, request }) =>
+        Effect.flatMap(bulkPayload(request, "create"), (payload) =>
+          Effect.flatMap(CurrentUser, (actor) => ingest.create(actor, path.id, payload.items))).pipe(
+            Effect.map((written) => bulkJson(written, 201))
+          ))
+      .handleRaw("bulkUpsert", ({ path, request }) =>
+        Effect.flatMap(bulkPayload(request, "upsert"), (payload) =>
+          Effect.flatMap(CurrentUser, (actor) => ingest.upsert(actor, path.id, payload.items))).pipe(
+            Effect.map((written) => bulkJson(written, 200))
+          ))
       .handle("deleteMany", ({ path, urlParams }) =>
         Effect.flatMap(CurrentUser, (actor) => records.deleteMany(actor, path.id, urlParams.ids)).pipe(Effect.asVoid))
       .handle("get", ({ path }) => Effect.flatMap(CurrentUser, (actor) => records.get(actor, path.id)))
