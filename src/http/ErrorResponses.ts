@@ -1,7 +1,8 @@
 /**
  * Turns failures that no handler declares into the contract's bodies (reference §8): a request that does not match
- * its schema → 422 (FastAPI's shape, not Effect's 400), malformed JSON → 422, a body over the limit → 413, a locked
- * database → 503, anything unexpected → 500 with the cause logged and no internals in the body.
+ * its schema → 422 (FastAPI's shape, not Effect's 400), malformed JSON → 422, a body over the limit → 413, text
+ * PostgreSQL cannot store (NUL) → 422, a locked database → 503, anything unexpected → 500 with the cause logged and
+ * no internals in the body.
  */
 import { HttpApiBuilder, HttpApiError, HttpServerError } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
@@ -12,7 +13,7 @@ import {
   ValidationError,
   type ValidationIssue
 } from "../domain/Errors.js"
-import { DatabaseLocked, isBusy } from "../services/database/errors.js"
+import { DatabaseLocked, isBusy, isUnstorableText } from "../services/database/errors.js"
 import { Api } from "./Api.js"
 
 const issueType = (tag: string): string => {
@@ -52,6 +53,13 @@ const explainDefect = (defect: unknown): Option.Option<PayloadTooLarge | Validat
   // The search cluster stopped answering after start-up (the official clients' own error names).
   if (defect instanceof Error && ["ConnectionError", "TimeoutError", "NoLivingConnectionsError"].includes(defect.name)) {
     return Option.some(new ServiceUnavailable({ detail: "The search engine is not answering; try again" }))
+  }
+  if (isUnstorableText(defect)) {
+    return Option.some(
+      new ValidationError({
+        errors: [{ loc: [], msg: "Text cannot contain the NUL character (\\u0000) on PostgreSQL", type: "value_error" }]
+      })
+    )
   }
   if (defect instanceof DatabaseLocked || isBusy(defect)) {
     const detail = defect instanceof DatabaseLocked

@@ -237,6 +237,36 @@ for (const dialect of dialects) {
           expect(body(yield* send("GET", datasetPath(dataset, "/records"))).total).toBe(1)
           expect(body(yield* send("GET", datasetPath(other, "/records"))).total).toBe(1)
         }))
+
+      it.effect("the NUL character: stored on SQLite; on PostgreSQL, which cannot store it, 422 and nothing written", () =>
+        Effect.gen(function*() {
+          const { dataset } = yield* richDataset()
+          const payloads = [
+            { fields: { text: "a\u0000b" } },
+            { fields: { text: "ok" }, metadata: { source: "web", extra: "x\u0000" } },
+            { fields: { text: "ok" }, external_id: "e\u0000" }
+          ]
+          for (const [i, record] of payloads.entries()) {
+            const response = yield* bulk(dataset, i % 2 === 0 ? "POST" : "PUT", [{ fields: { text: "fine" } }, record])
+            if (dialect === "sqlite") {
+              expect(response.status).toBe(i % 2 === 0 ? 201 : 200)
+              expect(items(response)[1]).toMatchObject(record)
+            } else {
+              expect(response.status).toBe(422)
+              expect(response.body).toEqual({
+                detail: {
+                  code: "argilla.api.errors::ValidationError",
+                  params: {
+                    errors: [{ loc: [], msg: "Text cannot contain the NUL character (\\u0000) on PostgreSQL", type: "value_error" }]
+                  }
+                }
+              })
+            }
+          }
+          expect(body(yield* send("GET", datasetPath(dataset, "/records"))).total).toBe(dialect === "sqlite" ? 6 : 0)
+          const search = yield* send("POST", datasetPath(dataset, "/records/search"), { query: { text: { q: "a\u0000b" } } })
+          expect(search.status).toBe(dialect === "sqlite" ? 200 : 422)
+        }))
     })
   })
 }

@@ -27,3 +27,10 @@ export const isUniqueViolation = (error: unknown): error is SqlError.SqlError =>
 /** A foreign key refused the write (a `restrict` reference still points at the row), on either dialect. */
 export const isForeignKeyViolation = (error: unknown): error is SqlError.SqlError =>
   error instanceof SqlError.SqlError && ["23503", "SQLITE_CONSTRAINT_FOREIGNKEY"].includes(codeOf(error.cause) ?? "")
+
+/**
+ * PostgreSQL refused text it cannot store: the NUL character, in a `text` value (22021) or a JSON string (22P05).
+ * SQLite stores it; the API answers PostgreSQL's refusal with 422 instead of a 500.
+ */
+export const isUnstorableText = (error: unknown): error is SqlError.SqlError =>
+  error instanceof SqlError.SqlError && ["22021", "22P05"].includes(codeOf(error.cause) ?? "")

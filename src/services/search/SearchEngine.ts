@@ -19,12 +19,25 @@ export interface SearchEngineShape {
   readonly deleteIndex: (datasetId: DatasetId) => Effect.Effect<void>
   /** Adds or replaces these records' documents; visible to the next search once this returns. */
   readonly indexRecords: (schema: IndexSchema, records: ReadonlyArray<IndexedRecord>) => Effect.Effect<void>
+  /**
+   * Indexes records a write is creating, in two steps: what may run inside the write's own transaction (the
+   * built-in engine's tables: the records and their index then commit together, with one commit instead of three
+   * on PostgreSQL), and what must wait until it has committed (a remote engine, which cannot see the transaction;
+   * the built-in engine's vector cache, which another connection could otherwise refill without the new vectors).
+   */
+  readonly indexCreated: (schema: IndexSchema, records: ReadonlyArray<IndexedRecord>) => StagedIndexing
   readonly deleteRecords: (datasetId: DatasetId, ids: ReadonlyArray<RecordId>) => Effect.Effect<void>
   readonly search: (schema: IndexSchema, query: SearchQuery) => Effect.Effect<SearchHits>
   readonly metadataMetrics: (
     schema: IndexSchema,
     property: { readonly name: string; readonly settings: MetadataSettings }
   ) => Effect.Effect<MetadataMetricsResult>
+}
+
+/** See `indexCreated`. */
+export interface StagedIndexing {
+  readonly inTransaction: Effect.Effect<void>
+  readonly afterCommit: Effect.Effect<void>
 }
 
 export class SearchEngine extends Context.Tag("Gloss/SearchEngine")<SearchEngine, SearchEngineShape>() {}

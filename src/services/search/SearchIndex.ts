@@ -1,8 +1,8 @@
 /**
  * Keeps the search engine in step with the database: what to (re)index after each kind of write, and the full
  * rebuild (`gloss search reindex`, `REINDEX_DATASETS`). Every write path calls it after its transaction commits
- * (bulk writes on SQLite inside it: see `inTransaction`); when the engine fails the request fails, and a reindex
- * heals the index from the database (DESIGN.md).
+ * (bulk writes of new records partly inside it: see `indexCreated`); when the engine fails the request fails, and a
+ * reindex heals the index from the database (DESIGN.md).
  */
 import { Effect } from "effect"
 import type { DatasetId, RecordId } from "../../domain/Ids.js"
@@ -14,7 +14,7 @@ import { RecordsRepo } from "../records/RecordsRepo.js"
 import type { RecordRow } from "../records/rows.js"
 import { groupBy } from "../records/views.js"
 import type { IndexedRecord, IndexSchema } from "./Query.js"
-import { SearchEngine } from "./SearchEngine.js"
+import { SearchEngine, type StagedIndexing } from "./SearchEngine.js"
 
 const REINDEX_PAGE = 1000
 
@@ -45,7 +45,7 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
     const records = yield* RecordsRepo
     const answers = yield* AnswersRepo
     const datasets = yield* DatasetsRepo
-    const { dialect, sql } = yield* Database
+    const { sql } = yield* Database
 
     const schemaOf = (datasetId: DatasetId) =>
       Effect.gen(function*() {
@@ -124,13 +124,6 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
     return {
       reindex,
       schemaOf,
-      /**
-       * Whether a write path may index inside its own transaction, which makes the change and its index atomic and
-       * saves a commit: only with the built-in engine on SQLite. A remote engine is written after the commit, never
-       * while a transaction holds the database; on PostgreSQL another connection could reload the in-memory vectors
-       * between the engine dropping them and the commit, and keep a copy without the new ones.
-       */
-      inTransaction: engine.kind === "database" && dialect === "Sqlite",
       created: Effect.fn("SearchIndex.created")(function*(datasetId: DatasetId) {
         yield* engine.createIndex(yield* schemaOf(datasetId))
       }),
@@ -141,9 +134,13 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
         if (dataset._tag === "Some" && dataset.value.status === "ready") yield* engine.updateMapping(yield* schemaOf(datasetId))
       }),
       records: records_,
-      /** Indexes documents the caller already has (a bulk write just made them): no need to read them back. */
-      documents: Effect.fn("SearchIndex.documents")(function*(datasetId: DatasetId, docs: ReadonlyArray<IndexedRecord>) {
-        if (docs.length > 0) yield* engine.indexRecords(yield* schemaOf(datasetId), docs)
+      /**
+       * Indexing for the records a bulk write is creating, from the documents it already has (nothing is read back):
+       * run `inTransaction` inside the write's transaction and `afterCommit` after it (SearchEngine.indexCreated).
+       */
+      indexCreated: Effect.fn("SearchIndex.indexCreated")(function*(datasetId: DatasetId, docs: ReadonlyArray<IndexedRecord>) {
+        if (docs.length === 0) return { inTransaction: Effect.void, afterCommit: Effect.void } satisfies StagedIndexing
+        return engine.indexCreated(yield* schemaOf(datasetId), docs)
       }),
       removed: (datasetId: DatasetId, ids: ReadonlyArray<RecordId>) =>
         ids.length === 0 ? Effect.void : engine.deleteRecords(datasetId, ids),

@@ -92,6 +92,19 @@ for (const setup of FLAVORS) {
           expect(bulks[2]?.body).toEqual(last.flatMap((r) => [{ index: { _id: r.id } }, toDocument(schema, r)]))
         }), (cluster) => cluster.on(bulkOk)))
 
+    it.live("records being created are sent after the commit, not inside the transaction (which it cannot see)", () =>
+      withEngine(setup, (engine, cluster) =>
+        Effect.gen(function*() {
+          const created = records(3)
+          const staged = engine.indexCreated(schema, created)
+          yield* staged.inTransaction
+          expect(calls(cluster)).toEqual([])
+          yield* staged.afterCommit
+          expect(calls(cluster).map((r) => [r.method, r.path, r.body])).toEqual([
+            ["POST", `/${INDEX}/_bulk`, created.flatMap((r) => [{ index: { _id: r.id } }, toDocument(schema, r)])]
+          ])
+        }), (cluster) => cluster.on(bulkOk)))
+
     it.live("indexing nothing sends nothing", () =>
       withEngine(setup, (engine, cluster) =>
         Effect.gen(function*() {

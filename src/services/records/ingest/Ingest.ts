@@ -118,10 +118,10 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
           newId
         })
         if (Either.isLeft(planned)) return yield* new Unprocessable({ detail: planned.left })
-        // New records are indexed from the plan, inside the transaction when the index allows it.
-        const indexNew = index.documents(datasetId, documentsOf(planned.right))
-        yield* write(dataset, planned.right, at, index.inTransaction ? indexNew : Effect.void)
-        if (!index.inTransaction) yield* indexNew
+        // New records are indexed from the plan, as far as the engine allows inside the same transaction.
+        const indexing = yield* index.indexCreated(datasetId, documentsOf(planned.right))
+        yield* write(dataset, planned.right, at, indexing.inTransaction)
+        yield* indexing.afterCommit
         yield* index.records(datasetId, planned.right.updates.map((row) => row.id))
         yield* telemetry.track("records/bulk")
 

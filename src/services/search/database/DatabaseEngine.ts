@@ -10,7 +10,7 @@ import { Database } from "../../database/Database.js"
 import { makeSqliteReader } from "./SqliteReader.js"
 import { DbInt } from "../../database/columns.js"
 import { insertionOrder } from "../../database/ddl.js"
-import type { IndexSchema, MetadataMetricsResult, SearchHits, SearchQuery } from "../Query.js"
+import type { IndexedRecord, IndexSchema, MetadataMetricsResult, SearchHits, SearchQuery } from "../Query.js"
 import { SearchEngine } from "../SearchEngine.js"
 import { clauses } from "./clauses.js"
 import { jsonSql } from "./json.js"
@@ -33,6 +33,10 @@ const seedOf = (user: string) => {
   for (let i = 0; i < user.length; i++) hash = Math.imul(hash ^ user.charCodeAt(i), 16777619) >>> 0
   return hash % 2147483647
 }
+
+/** The vector settings these records have vectors for: their in-memory matrices are out of date. */
+const vectorIdsOf = (records: ReadonlyArray<IndexedRecord>) =>
+  new Set(records.flatMap((record) => Object.keys(record.vectors)))
 
 export const DatabaseEngineLive = Layer.scoped(
   SearchEngine,
@@ -138,11 +142,11 @@ export const DatabaseEngineLive = Layer.scoped(
       createIndex: (schema) => text.create(schema),
       updateMapping: (schema) => text.create(schema),
       deleteIndex: (datasetId) => Effect.zipRight(text.drop(datasetId), vectors.dropAll),
-      indexRecords: (schema, records) =>
-        Effect.zipRight(
-          text.upsert(schema, records),
-          vectors.drop(new Set(records.flatMap((record) => Object.keys(record.vectors))))
-        ),
+      indexRecords: (schema, records) => Effect.zipRight(text.upsert(schema, records), vectors.drop(vectorIdsOf(records))),
+      indexCreated: (schema, records) => ({
+        inTransaction: text.upsert(schema, records, { created: true }),
+        afterCommit: vectors.drop(vectorIdsOf(records))
+      }),
       deleteRecords: (datasetId, ids) => Effect.zipRight(text.remove(datasetId, ids), vectors.dropAll),
       search,
       metadataMetrics

@@ -10,7 +10,15 @@ import type { IndexedRecord, IndexSchema } from "../Query.js"
 export interface TextIndex {
   readonly create: (schema: IndexSchema) => Effect.Effect<void>
   readonly drop: (datasetId: DatasetId) => Effect.Effect<void>
-  readonly upsert: (schema: IndexSchema, records: ReadonlyArray<IndexedRecord>) => Effect.Effect<void>
+  /**
+   * Indexes these records, replacing what was indexed for them before. `created`: the records were created in the
+   * current transaction, so there is nothing to replace.
+   */
+  readonly upsert: (
+    schema: IndexSchema,
+    records: ReadonlyArray<IndexedRecord>,
+    options?: { readonly created?: boolean }
+  ) => Effect.Effect<void>
   readonly remove: (datasetId: DatasetId, ids: ReadonlyArray<RecordId>) => Effect.Effect<void>
   /**
    * The `from` clause of a search over the records matching every term of `q` (in `field` only when given): the

@@ -69,6 +69,13 @@ export const makeEngine = (flavor: Flavor, transport: EngineTransport, sizing: I
     if (additions !== null) yield* send({ method: "PUT", path, body: additions })
   })
 
+  const indexRecords = Effect.fn(span("indexRecords"))(function*(schema: IndexSchema, records: Records) {
+    const lines = (chunk: Records) => chunk.flatMap((record) => [{ index: { _id: record.id } }, toDocument(schema, record)])
+    yield* Effect.forEach(Arr.chunksOf(records, BULK_CHUNK), (chunk) => bulk(schema.datasetId, lines(chunk)), {
+      discard: true
+    })
+  })
+
   return {
     kind: flavor,
     info: send({ method: "GET", path: "/" }).pipe(
@@ -95,13 +102,9 @@ export const makeEngine = (flavor: Flavor, transport: EngineTransport, sizing: I
     deleteIndex: Effect.fn(span("deleteIndex"))(function*(datasetId: DatasetId) {
       yield* send({ method: "DELETE", path: `/${indexName(datasetId)}`, ignore: [404] })
     }),
-    indexRecords: Effect.fn(span("indexRecords"))(function*(schema: IndexSchema, records: Records) {
-      const lines = (chunk: Records) =>
-        chunk.flatMap((record) => [{ index: { _id: record.id } }, toDocument(schema, record)])
-      yield* Effect.forEach(Arr.chunksOf(records, BULK_CHUNK), (chunk) => bulk(schema.datasetId, lines(chunk)), {
-        discard: true
-      })
-    }),
+    indexRecords,
+    // The cluster cannot see an uncommitted transaction: documents are sent once the records exist.
+    indexCreated: (schema, records) => ({ inTransaction: Effect.void, afterCommit: indexRecords(schema, records) }),
     deleteRecords: Effect.fn(span("deleteRecords"))(function*(datasetId: DatasetId, ids: ReadonlyArray<RecordId>) {
       yield* Effect.forEach(Arr.chunksOf(ids, BULK_CHUNK), (chunk) =>
         bulk(datasetId, chunk.map((id) => ({ delete: { _id: id } }))), { discard: true })
