@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { GlossConfig } from "../../Config.js"
 import type { DatasetRow } from "../datasets/rows.js"
+import type { IndexSchema } from "../search/Query.js"
 import { SettingsRepo } from "../datasets/SettingsRepo.js"
 import type { ValidationContext } from "./validation/context.js"
 
@@ -27,7 +28,9 @@ export class DatasetSchemas extends Effect.Service<DatasetSchemas>()("Gloss/Data
           vectorSettings,
           limits
         }
-        return { dataset, context, vectorSettings, questions } as const
+        // The same settings as the search engine needs them, for indexing what the request writes.
+        const index: IndexSchema = { datasetId: dataset.id, fields, questions, metadataProperties, vectorSettings }
+        return { dataset, context, vectorSettings, questions, index } as const
       })
 
     return { load } as const

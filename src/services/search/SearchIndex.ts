@@ -138,10 +138,8 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
        * Indexing for the records a bulk write is creating, from the documents it already has (nothing is read back):
        * run `inTransaction` inside the write's transaction and `afterCommit` after it (SearchEngine.indexCreated).
        */
-      indexCreated: Effect.fn("SearchIndex.indexCreated")(function*(datasetId: DatasetId, docs: ReadonlyArray<IndexedRecord>) {
-        if (docs.length === 0) return { inTransaction: Effect.void, afterCommit: Effect.void } satisfies StagedIndexing
-        return engine.indexCreated(yield* schemaOf(datasetId), docs)
-      }),
+      indexCreated: (schema: IndexSchema, docs: ReadonlyArray<IndexedRecord>): StagedIndexing =>
+        docs.length === 0 ? { inTransaction: Effect.void, afterCommit: Effect.void } : engine.indexCreated(schema, docs),
       removed: (datasetId: DatasetId, ids: ReadonlyArray<RecordId>) =>
         ids.length === 0 ? Effect.void : engine.deleteRecords(datasetId, ids),
       rebuild

