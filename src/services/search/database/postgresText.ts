@@ -29,7 +29,7 @@ export const postgresTextIndex = (sql: SqlClient.SqlClient): TextIndex => {
         }
         if (ids.length === 0) return
         // Three array parameters rather than a `values` row per text: PostgreSQL parses and plans one small statement
-        // instead of one with 3 000 parameters (~20 µs a text less in a bulk upsert; computing the vectors is ~35).
+        // instead of one with 3 000 parameters (~20 µs a text less in a bulk upsert; computing the tsvector is ~35).
         yield* sql`insert into record_texts (record_id, dataset_id, field, tsv)
           select t.record_id, ${schema.datasetId}, t.field, to_tsvector('simple', t.text)
           from unnest(${ids}::uuid[], ${fields}::text[], ${texts}::text[]) as t(record_id, field, text)`
