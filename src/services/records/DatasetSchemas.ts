@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { GlossConfig } from "../../Config.js"
+import type { DatasetId } from "../../domain/Ids.js"
 import type { DatasetRow } from "../datasets/rows.js"
 import type { IndexSchema } from "../search/Query.js"
 import { SettingsRepo } from "../datasets/SettingsRepo.js"
@@ -11,29 +12,35 @@ export class DatasetSchemas extends Effect.Service<DatasetSchemas>()("Gloss/Data
     const settings = yield* SettingsRepo
     const { limits } = yield* GlossConfig
 
+    /** The settings as a search engine needs them, to index and search the dataset. */
+    const indexSchema = (datasetId: DatasetId) =>
+      Effect.map(
+        Effect.all([
+          settings.fields.listByDataset(datasetId),
+          settings.questions.listByDataset(datasetId),
+          settings.metadataProperties.listByDataset(datasetId),
+          settings.vectorSettings.listByDataset(datasetId)
+        ]),
+        ([fields, questions, metadataProperties, vectorSettings]) =>
+          ({ datasetId, fields, questions, metadataProperties, vectorSettings }) satisfies IndexSchema
+      )
+
+    /** What validating a write needs, and the search schema for indexing what it writes: one read of each. */
     const load = (dataset: DatasetRow) =>
-      Effect.gen(function*() {
-        const [fields, questions, metadataProperties, vectorSettings] = yield* Effect.all([
-          settings.fields.listByDataset(dataset.id),
-          settings.questions.listByDataset(dataset.id),
-          settings.metadataProperties.listByDataset(dataset.id),
-          settings.vectorSettings.listByDataset(dataset.id)
-        ])
+      Effect.map(indexSchema(dataset.id), (index) => {
         const context: ValidationContext = {
           datasetId: dataset.id,
           allowExtraMetadata: dataset.allow_extra_metadata,
-          fields,
-          questions,
-          metadataProperties,
-          vectorSettings,
+          fields: index.fields,
+          questions: index.questions,
+          metadataProperties: index.metadataProperties,
+          vectorSettings: index.vectorSettings,
           limits
         }
-        // The same settings as the search engine needs them, for indexing what the request writes.
-        const index: IndexSchema = { datasetId: dataset.id, fields, questions, metadataProperties, vectorSettings }
-        return { dataset, context, vectorSettings, questions, index } as const
+        return { dataset, context, vectorSettings: index.vectorSettings, questions: index.questions, index } as const
       })
 
-    return { load } as const
+    return { indexSchema, load } as const
   }),
   dependencies: [SettingsRepo.Default]
 }) {}

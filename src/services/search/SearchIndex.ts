@@ -8,8 +8,8 @@ import { Effect } from "effect"
 import type { DatasetId, RecordId } from "../../domain/Ids.js"
 import { Database } from "../database/Database.js"
 import { DatasetsRepo } from "../datasets/DatasetsRepo.js"
-import { SettingsRepo } from "../datasets/SettingsRepo.js"
 import { AnswersRepo } from "../records/AnswersRepo.js"
+import { DatasetSchemas } from "../records/DatasetSchemas.js"
 import { RecordsRepo } from "../records/RecordsRepo.js"
 import type { RecordRow } from "../records/rows.js"
 import { groupBy } from "../records/views.js"
@@ -41,22 +41,13 @@ export const indexedRecord = (
 export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchIndex", {
   effect: Effect.gen(function*() {
     const engine = yield* SearchEngine
-    const settings = yield* SettingsRepo
+    const schemas = yield* DatasetSchemas
     const records = yield* RecordsRepo
     const answers = yield* AnswersRepo
     const datasets = yield* DatasetsRepo
     const { sql } = yield* Database
 
-    const schemaOf = (datasetId: DatasetId) =>
-      Effect.gen(function*() {
-        const [fields, questions, metadataProperties, vectorSettings] = yield* Effect.all([
-          settings.fields.listByDataset(datasetId),
-          settings.questions.listByDataset(datasetId),
-          settings.metadataProperties.listByDataset(datasetId),
-          settings.vectorSettings.listByDataset(datasetId)
-        ])
-        return { datasetId, fields, questions, metadataProperties, vectorSettings } satisfies IndexSchema
-      })
+    const schemaOf = schemas.indexSchema
 
     /** The documents of these rows: their responses, suggestions and vectors read in one query each. */
     const documents = (rows: ReadonlyArray<RecordRow>) =>
@@ -145,6 +136,6 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
       rebuild
     } as const
   }),
-  dependencies: [SettingsRepo.Default, RecordsRepo.Default, AnswersRepo.Default, DatasetsRepo.Default, Database.Default]
+  dependencies: [DatasetSchemas.Default, RecordsRepo.Default, AnswersRepo.Default, DatasetsRepo.Default, Database.Default]
 }) {}
 
