@@ -29,8 +29,16 @@ export const SettingName = Schema.String.pipe(
 
 export const Title = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(500))
 
+/**
+ * Any JSON value; services check it against the dataset's settings. Its JSON Schema names the six JSON types:
+ * `Schema.Unknown` alone becomes `{"$id": "/schemas/unknown"}`, a reference OpenAPI tools cannot resolve.
+ */
+export const JsonValue = Schema.Unknown.annotations({
+  jsonSchema: { type: ["string", "number", "boolean", "object", "array", "null"], description: "Any JSON value" }
+})
+
 /** A free-form JSON object (dataset metadata, custom field values). */
-export const JsonObject = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+export const JsonObject = Schema.Record({ key: Schema.String, value: JsonValue })
 
 /**
  * What a client sends for a schema whose keys have defaults: those keys may be left out (the typed client's payload

@@ -1,11 +1,12 @@
 import { Schema } from "effect"
+import { JsonObject } from "./Common.js"
 
 export const Version = Schema.Struct({ version: Schema.String }).annotations({ identifier: "Version" })
 
 export const Status = Schema.Struct({
   version: Schema.String,
   /** The search engine's own description of itself (Elasticsearch's root document, or the built-in engine's). */
-  search_engine: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  search_engine: JsonObject,
   /** Process memory counters as human strings (`"134M"`), as Argilla renders them. */
   memory: Schema.Record({ key: Schema.String, value: Schema.String })
 }).annotations({ identifier: "Status" })

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { inputOf, SettingName, Title } from "./Common.js"
+import { inputOf, JsonValue, SettingName, Title } from "./Common.js"
 import { DatasetId, MetadataPropertyId } from "./Ids.js"
 import { Timestamp } from "./Timestamp.js"
 
@@ -10,7 +10,7 @@ const minBelowMax = <S extends { readonly min: number | null; readonly max: numb
 const TermsSettings = Schema.Struct({
   type: Schema.Literal("terms"),
   values: Schema.optionalWith(
-    Schema.NullOr(Schema.Array(Schema.Unknown).pipe(Schema.minItems(1), Schema.maxItems(250))),
+    Schema.NullOr(Schema.Array(JsonValue).pipe(Schema.minItems(1), Schema.maxItems(250))),
     { default: () => null }
   )
 })

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { JsonValue } from "./Common.js"
 import { RecordId, ResponseId, UserId } from "./Ids.js"
 import { Timestamp } from "./Timestamp.js"
 
@@ -6,7 +7,7 @@ export const ResponseStatus = Schema.Literal("draft", "submitted", "discarded")
 export type ResponseStatus = typeof ResponseStatus.Type
 
 /** Answers by question name: `{"sentiment": {"value": "positive"}}`. Each value is checked against its question. */
-export const ResponseValues = Schema.Record({ key: Schema.String, value: Schema.Struct({ value: Schema.Unknown }) })
+export const ResponseValues = Schema.Record({ key: Schema.String, value: Schema.Struct({ value: JsonValue }) })
 export type ResponseValues = typeof ResponseValues.Type
 
 export const Response = Schema.Struct({

@@ -1,5 +1,6 @@
 /** The search request and response of `POST …/records/search` (reference §1.12). */
 import { Schema } from "effect"
+import { JsonValue } from "./Common.js"
 import { RecordId } from "./Ids.js"
 import { DatasetRecord } from "./Record.js"
 
@@ -84,7 +85,7 @@ export const MetadataMetrics = Schema.Union(
   Schema.Struct({
     type: Schema.Literal("terms"),
     total: Schema.Int,
-    values: Schema.Array(Schema.Struct({ term: Schema.Unknown, count: Schema.Int }))
+    values: Schema.Array(Schema.Struct({ term: JsonValue, count: Schema.Int }))
   }),
   Schema.Struct({ type: Schema.Literal("integer", "float"), min: Schema.NullOr(Schema.Number), max: Schema.NullOr(Schema.Number) })
 ).annotations({ identifier: "MetadataMetrics" })

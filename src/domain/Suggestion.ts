@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { JsonValue } from "./Common.js"
 import { QuestionId, SuggestionId } from "./Ids.js"
 import { Timestamp } from "./Timestamp.js"
 
@@ -10,7 +11,7 @@ export const Suggestion = Schema.Struct({
   id: SuggestionId,
   question_id: QuestionId,
   type: Schema.NullOr(SuggestionType),
-  value: Schema.Unknown,
+  value: JsonValue,
   agent: Schema.NullOr(Schema.String),
   score: Schema.NullOr(Score),
   inserted_at: Timestamp,
@@ -34,7 +35,7 @@ const Agent = Schema.String.pipe(
 export const SuggestionCreate = Schema.Struct({
   question_id: Schema.optional(Schema.NullOr(QuestionId)),
   question_name: Schema.optional(Schema.NullOr(Schema.String)),
-  value: Schema.Unknown,
+  value: JsonValue,
   type: Schema.optional(Schema.NullOr(SuggestionType)),
   agent: Schema.optional(Schema.NullOr(Agent)),
   score: Schema.optional(Schema.NullOr(Score))
