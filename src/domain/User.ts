@@ -6,14 +6,17 @@ import { Timestamp } from "./Timestamp.js"
 export const Role = Schema.Literal("owner", "admin", "annotator")
 export type Role = typeof Role.Type
 
-/** A user as the API shows it (reference A.1). The caller's own `api_key` is included, as Argilla does. */
+/**
+ * A user as the API shows it (reference A.1). `api_key` is there only for the user themselves (`GET /me`) and for
+ * owners; Argilla shows it to every admin who lists a workspace's members, which hands them the owner's key.
+ */
 export const User = Schema.Struct({
   id: UserId,
   first_name: Schema.String,
   last_name: Schema.NullOr(Schema.String),
   username: Schema.String,
   role: Role,
-  api_key: Schema.String,
+  api_key: Schema.optional(Schema.String),
   inserted_at: Timestamp,
   updated_at: Timestamp
 }).annotations({ identifier: "User" })

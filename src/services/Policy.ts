@@ -10,7 +10,7 @@ import type { WorkspaceId } from "../domain/Ids.js"
 import type { Role, User } from "../domain/User.js"
 import { WorkspacesRepo } from "./workspaces/WorkspacesRepo.js"
 
-type Grant = "yes" | "no" | "member"
+export type Grant = "yes" | "no" | "member"
 type Row = { readonly [R in Exclude<Role, "owner">]: Grant }
 
 const rows = {
@@ -36,12 +36,19 @@ const rows = {
   "responses.create": { admin: "member", annotator: "member" },
   "responses.manageOthers": { admin: "member", annotator: "no" },
   "suggestions.write": { admin: "member", annotator: "no" },
+  // what a reader is shown of what is not theirs (services/records/viewer.ts, `shownTo` in services/users/Users.ts)
+  "responses.readOthers": { admin: "member", annotator: "no" },
+  "metadata.readHidden": { admin: "member", annotator: "no" },
+  "users.readApiKeys": { admin: "no", annotator: "no" },
   // jobs and webhooks (§1.16, §1.17)
   "jobs.read": { admin: "yes", annotator: "no" },
   "webhooks.manage": { admin: "no", annotator: "no" }
 } as const satisfies Record<string, Row>
 
 export type Action = keyof typeof rows
+
+/** The row's answer for `role`: owners are granted everything. */
+export const grantOf = (role: Role, action: Action): Grant => role === "owner" ? "yes" : rows[action][role]
 
 export class Policy extends Effect.Service<Policy>()("Gloss/Policy", {
   effect: Effect.gen(function*() {
@@ -54,8 +61,7 @@ export class Policy extends Effect.Service<Policy>()("Gloss/Policy", {
 
     /** Whether `user` may do `action` (in `workspaceId`, for rows that depend on membership). */
     const can = (user: User, action: Action, workspaceId?: WorkspaceId): Effect.Effect<boolean> => {
-      if (user.role === "owner") return Effect.succeed(true)
-      const grant: Grant = rows[action][user.role]
+      const grant = grantOf(user.role, action)
       if (grant === "member") return workspaceId === undefined ? Effect.succeed(false) : isMember(user, workspaceId)
       return Effect.succeed(grant === "yes")
     }

@@ -11,9 +11,12 @@ export const unique = (prefix: string) => `${prefix}-${crypto.randomBytes(4).toS
 export const userWith = (role: Role, workspaces: ReadonlyArray<Workspace> = []) =>
   Effect.gen(function*() {
     const owner = yield* ownerClient
-    const user: User = yield* owner.users.create({
+    const created = yield* owner.users.create({
       payload: { first_name: role, username: unique(role), password: "password-1234", role }
     })
+    // Owners are shown the API keys of the users they create (anyone else would not be).
+    if (created.api_key === undefined) return yield* Effect.dieMessage("the owner was not shown the new user's API key")
+    const user: User & { readonly api_key: string } = { ...created, api_key: created.api_key }
     for (const workspace of workspaces) {
       yield* owner.workspaces.addUser({ path: { id: workspace.id }, payload: { user_id: user.id } })
     }

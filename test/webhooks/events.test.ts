@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import { SqlClient } from "@effect/sql"
 import { datasetPath, draftDataset, publishedDataset, send } from "../support/datasets.js"
 import { unique, userWith, workspace } from "../support/fixtures.js"
+import { OWNER } from "../support/server.js"
 import { ALL_EVENTS, hook, removeAllHooks } from "./support/hooks.js"
 import { type Delivery, distinct, type Envelope } from "./support/receiver.js"
 import { backends, eventually, SuiteLive, TheReceiver } from "./support/setup.js"
@@ -172,6 +173,10 @@ for (const backend of backends) {
             user: { id: alice.user.id, username: alice.user.username, role: "annotator", first_name: "annotator" }
           })
           expect(keys(first?.user)).toEqual(["first_name", "id", "inserted_at", "last_name", "role", "updated_at", "username"])
+          // No event carries a credential: no API key (the author's, the owner's), no bcrypt password hash.
+          const everything = JSON.stringify(deliveries.map((delivery) => delivery.event))
+          for (const secret of [key, OWNER.apiKey, "api_key", "password"]) expect(everything).not.toContain(secret)
+          expect(everything).not.toMatch(/\$2[aby]\$\d\d\$/)
           expect(keys(first?.record)).toEqual(RECORD_KEYS)
           expect(ofType(deliveries, "response.updated").map((data) => data.status)).toEqual(["draft", "draft"])
           expect(ofType(deliveries, "response.deleted")).toEqual([

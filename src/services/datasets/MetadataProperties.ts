@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { Conflict, Forbidden } from "../../domain/Errors.js"
+import { Conflict } from "../../domain/Errors.js"
 import { type DatasetId, MetadataPropertyId } from "../../domain/Ids.js"
 import {
   type MetadataPropertyCreate,
@@ -16,10 +16,7 @@ import { Datasets } from "./Datasets.js"
 import type { MetadataPropertyRow } from "./rows.js"
 import { SettingsRepo } from "./SettingsRepo.js"
 import { newId } from "../ids.js"
-
-/** Annotators see only the properties marked visible for them; owners and admins see all. */
-export const visibleTo = (user: User) => (property: MetadataPropertyRow) =>
-  user.role !== "annotator" || property.visible_for_annotators
+import { propertyShown, Viewers } from "../records/viewer.js"
 
 export class MetadataProperties extends Effect.Service<MetadataProperties>()("Gloss/MetadataProperties", {
   effect: Effect.gen(function*() {
@@ -27,6 +24,7 @@ export class MetadataProperties extends Effect.Service<MetadataProperties>()("Gl
     const datasets = yield* Datasets
     const db = yield* Database
     const index = yield* SearchIndex
+    const viewers = yield* Viewers
 
     const find = (id: MetadataPropertyId) => metadataProperties.findById(id).pipe(orNotFound("MetadataProperty", id))
 
@@ -36,15 +34,16 @@ export class MetadataProperties extends Effect.Service<MetadataProperties>()("Gl
     /** One property, for anyone who may read its dataset and see it. */
     const get = Effect.fn("MetadataProperties.get")(function*(actor: User, id: MetadataPropertyId) {
       const property = yield* find(id)
-      yield* datasets.access(actor, property.dataset_id, "datasets.read")
-      if (!visibleTo(actor)(property)) return yield* Forbidden.operationNotAllowed()
+      const dataset = yield* datasets.access(actor, property.dataset_id, "datasets.read")
+      yield* viewers.requireShown(actor, dataset, property)
       return property
     })
 
     /** `GET /me/datasets/{id}/metadata-properties`: what the caller may see. */
     const listVisible = Effect.fn("MetadataProperties.listVisible")(function*(actor: User, datasetId: DatasetId) {
-      yield* datasets.access(actor, datasetId, "datasets.read")
-      return (yield* metadataProperties.listByDataset(datasetId)).filter(visibleTo(actor))
+      const dataset = yield* datasets.access(actor, datasetId, "datasets.read")
+      const shown = propertyShown(yield* viewers.readsHiddenMetadata(actor, dataset))
+      return (yield* metadataProperties.listByDataset(datasetId)).filter(shown)
     })
 
     const create = Effect.fn("MetadataProperties.create")(
@@ -105,5 +104,5 @@ export class MetadataProperties extends Effect.Service<MetadataProperties>()("Gl
       listByDataset: metadataProperties.listByDataset
     } as const
   }),
-  dependencies: [SettingsRepo.Default, Datasets.Default, SearchIndex.Default, Database.Default]
+  dependencies: [SettingsRepo.Default, Datasets.Default, SearchIndex.Default, Database.Default, Viewers.Default]
 }) {}

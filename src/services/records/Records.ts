@@ -17,6 +17,7 @@ import type { SuggestionRow, VectorRow } from "./rows.js"
 import { suggestionRows } from "./suggestionRows.js"
 import { validateMetadata } from "./validation/metadata.js"
 import { validateVectors } from "./validation/vectors.js"
+import { Viewers } from "./viewer.js"
 import { RecordViews } from "./views.js"
 import { newId } from "../ids.js"
 
@@ -44,6 +45,7 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
     const datasets = yield* Datasets
     const schemas = yield* DatasetSchemas
     const views = yield* RecordViews
+    const viewers = yield* Viewers
     const db = yield* Database
     const index = yield* SearchIndex
     const events = yield* Events
@@ -59,15 +61,15 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
     const list = Effect.fn("Records.list")(
       function*(actor: User, datasetId: DatasetId, page: { offset: number; limit: number; include?: ReadonlyArray<string> | undefined }) {
         const include = yield* includeOrFail(page.include)
-        yield* datasets.access(actor, datasetId, "records.list")
+        const dataset = yield* datasets.access(actor, datasetId, "records.list")
         const [rows, total] = yield* Effect.all([repo.page(datasetId, page.offset, page.limit), repo.count(datasetId)])
-        return { items: yield* views.show(rows, include), total }
+        return { items: yield* views.show(rows, include, yield* viewers.of(actor, dataset)), total }
       }
     )
 
     const get = Effect.fn("Records.get")(function*(actor: User, id: RecordId) {
-      const { record } = yield* access(actor, id, "records.read")
-      const [shown] = yield* views.show([record], INCLUDE_EVERYTHING)
+      const { dataset, record } = yield* access(actor, id, "records.read")
+      const [shown] = yield* views.show([record], INCLUDE_EVERYTHING, yield* viewers.of(actor, dataset))
       return yield* Effect.succeed(Option.fromNullable(shown)).pipe(orNotFound("Record", id))
     })
 
@@ -114,7 +116,7 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
         Effect.zipRight(events.records("record.deleted", dataset, [record]), repo.deleteIds(record.dataset_id, [record.id]))
       )
       yield* index.removed(record.dataset_id, [record.id])
-      const [shown] = yield* views.show([record], INCLUDE_NOTHING)
+      const [shown] = yield* views.show([record], INCLUDE_NOTHING, yield* viewers.of(actor, dataset))
       return yield* Effect.succeed(Option.fromNullable(shown)).pipe(orNotFound("Record", id))
     })
 
@@ -137,6 +139,7 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
     Datasets.Default,
     DatasetSchemas.Default,
     RecordViews.Default,
+    Viewers.Default,
     SearchIndex.Default,
     Events.Default,
     Database.Default

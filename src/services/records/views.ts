@@ -1,12 +1,12 @@
 /** Records as the API shows them: rows plus, when included, their responses, suggestions and vectors. */
 import { Effect } from "effect"
-import type { UserId } from "../../domain/Ids.js"
 import type { DatasetRecord } from "../../domain/Record.js"
 import type { Response } from "../../domain/Response.js"
 import type { Suggestion } from "../../domain/Suggestion.js"
 import { AnswersRepo } from "./AnswersRepo.js"
 import type { Include } from "./include.js"
 import type { NamedVectorRow, RecordRow, ResponseRow, SuggestionRow } from "./rows.js"
+import { shownMetadata, type Viewer } from "./viewer.js"
 
 export const toResponse = (row: ResponseRow): Response => row
 
@@ -30,8 +30,16 @@ export interface Related {
   readonly vectors?: ReadonlyArray<NamedVectorRow> | undefined
 }
 
-/** Records as the API shows them, from rows and what hangs off them; keys not asked for are left out. */
-export const assemble = (rows: ReadonlyArray<RecordRow>, include: Include, related: Related): Array<DatasetRecord> => {
+/**
+ * Records as `viewer` sees them, from rows and what hangs off them (`related.responses` already only those it may
+ * see); keys not asked for are left out.
+ */
+export const assemble = (
+  rows: ReadonlyArray<RecordRow>,
+  include: Include,
+  related: Related,
+  viewer: Viewer
+): Array<DatasetRecord> => {
   const responses = related.responses === undefined ? undefined : groupBy(related.responses)
   const suggestions = related.suggestions === undefined ? undefined : groupBy(related.suggestions)
   const vectors = related.vectors === undefined ? undefined : groupBy(related.vectors)
@@ -41,7 +49,7 @@ export const assemble = (rows: ReadonlyArray<RecordRow>, include: Include, relat
       id: row.id,
       status: row.status,
       fields: row.fields,
-      metadata: row.metadata,
+      metadata: shownMetadata(viewer, row.metadata),
       external_id: row.external_id,
       dataset_id: row.dataset_id,
       inserted_at: row.inserted_at,
@@ -62,20 +70,18 @@ export class RecordViews extends Effect.Service<RecordViews>()("Gloss/RecordView
   effect: Effect.gen(function*() {
     const answers = yield* AnswersRepo
 
-    /**
-     * The records with what `include` asks for, in the order given. With `onlyUser`, responses are that user's
-     * alone (the caller-scoped search).
-     */
-    const show = (rows: ReadonlyArray<RecordRow>, include: Include, onlyUser?: UserId) =>
+    /** The records with what `include` asks for, in the order given, as `viewer` sees them (see viewer.ts). */
+    const show = (rows: ReadonlyArray<RecordRow>, include: Include, viewer: Viewer) =>
       Effect.gen(function*() {
         const ids = rows.map((row) => row.id)
+        const onlyUser = viewer.responsesOf
         return assemble(rows, include, {
           responses: include.responses
             ? yield* (onlyUser === undefined ? answers.responsesOf(ids) : answers.responsesOfUser(ids, onlyUser))
             : undefined,
           suggestions: include.suggestions ? yield* answers.suggestionsOf(ids) : undefined,
           vectors: include.vectors === "none" ? undefined : yield* answers.vectorsOf(ids)
-        })
+        }, viewer)
       })
 
     return { show } as const

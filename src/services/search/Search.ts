@@ -1,7 +1,6 @@
 import { Effect, Either, Option } from "effect"
-import { Forbidden, MissingVector, Unprocessable } from "../../domain/Errors.js"
+import { MissingVector, Unprocessable } from "../../domain/Errors.js"
 import type { DatasetId, MetadataPropertyId } from "../../domain/Ids.js"
-import type { DatasetRecord } from "../../domain/Record.js"
 import type { SearchRecordsQuery } from "../../domain/Search.js"
 import type { User } from "../../domain/User.js"
 import { Datasets } from "../datasets/Datasets.js"
@@ -11,6 +10,7 @@ import { AnswersRepo } from "../records/AnswersRepo.js"
 import { includeOrFail } from "../records/Records.js"
 import { RecordsRepo } from "../records/RecordsRepo.js"
 import type { RecordRow } from "../records/rows.js"
+import { searchableBy, Viewers } from "../records/viewer.js"
 import { RecordViews } from "../records/views.js"
 import { resolveQuery, vectorReference } from "./resolve.js"
 import { SearchEngine } from "./SearchEngine.js"
@@ -24,12 +24,6 @@ export interface SearchParams {
 
 const invalid = (detail: string) => new Unprocessable({ detail })
 
-/** Annotators see, of a record's metadata, only the keys of properties visible to them (no undeclared keys). */
-const onlyVisible = (visible: ReadonlySet<string>) => (record: DatasetRecord): DatasetRecord =>
-  record.metadata === null
-    ? record
-    : { ...record, metadata: Object.fromEntries(Object.entries(record.metadata).filter(([key]) => visible.has(key))) }
-
 /** Searching records (reference §1.12) and what is computed over them: metadata metrics, suggestion agents. */
 export class Search extends Effect.Service<Search>()("Gloss/Search", {
   effect: Effect.gen(function*() {
@@ -40,6 +34,7 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
     const answers = yield* AnswersRepo
     const settings = yield* SettingsRepo
     const views = yield* RecordViews
+    const viewers = yield* Viewers
 
     const searchRecords = Effect.fn("Search.records")(
       function*(actor: User, datasetId: DatasetId, body: SearchRecordsQuery, params: SearchParams, mine: boolean) {
@@ -48,6 +43,7 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
         // A draft has no records and no index yet (it is made at publish): nothing to find.
         if (dataset.status !== "ready") return { items: [], total: 0 }
         const schema = yield* index.schemaOf(datasetId)
+        const viewer = yield* viewers.of(actor, dataset, mine)
         const reference = yield* Either.mapLeft(vectorReference(body), invalid)
         let referenceVector: ReadonlyArray<number> | undefined
         if (reference !== undefined) {
@@ -69,7 +65,7 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
         }
         const query = yield* Either.mapLeft(
           resolveQuery({
-            schema,
+            schema: searchableBy(viewer, schema),
             datasetName: dataset.name,
             body,
             offset: params.offset ?? 0,
@@ -85,12 +81,9 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
           const row = rows.get(hit.id)
           return row === undefined ? [] : [{ row, score: hit.score }]
         })
-        const shown = yield* views.show(found.map((f) => f.row), include, mine ? actor.id : undefined)
-        const visible = mine && actor.role === "annotator"
-          ? onlyVisible(new Set((yield* settings.metadataProperties.listByDataset(datasetId)).filter((p) => p.visible_for_annotators).map((p) => p.name)))
-          : (record: DatasetRecord) => record
+        const shown = yield* views.show(found.map((f) => f.row), include, viewer)
         return {
-          items: shown.map((record, i) => ({ record: visible(record), query_score: found[i]?.score ?? null })),
+          items: shown.map((record, i) => ({ record, query_score: found[i]?.score ?? null })),
           total
         }
       }
@@ -98,9 +91,8 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
 
     const metadataMetrics = Effect.fn("Search.metadataMetrics")(function*(actor: User, id: MetadataPropertyId) {
       const property = yield* settings.metadataProperties.findById(id).pipe(orNotFound("MetadataProperty", id))
-      yield* datasets.access(actor, property.dataset_id, "datasets.read")
-      if (actor.role === "annotator" && !property.visible_for_annotators) return yield* Forbidden.operationNotAllowed()
-      const dataset = yield* datasets.find(property.dataset_id)
+      const dataset = yield* datasets.access(actor, property.dataset_id, "datasets.read")
+      yield* viewers.requireShown(actor, dataset, property)
       if (dataset.status !== "ready") {
         return property.settings.type === "terms"
           ? { type: "terms" as const, total: 0, values: [] }
@@ -128,6 +120,7 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
     RecordsRepo.Default,
     AnswersRepo.Default,
     SettingsRepo.Default,
-    RecordViews.Default
+    RecordViews.Default,
+    Viewers.Default
   ]
 }) {}

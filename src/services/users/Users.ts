@@ -14,8 +14,19 @@ import { WorkspacesRepo } from "../workspaces/WorkspacesRepo.js"
 import { type UserRow, UsersRepo } from "./UsersRepo.js"
 import { newId } from "../ids.js"
 
-/** The API's view of a stored user: everything but the password hash. */
+/** A stored user without the password hash: what the server works with (the current user, the CLI, the bootstrap). */
 export const toUser = ({ password_hash: _, ...user }: UserRow): User => user
+
+/**
+ * How `viewer` sees users over the API: an API key is a password, so it goes only to its own user and to those who
+ * may read every key (`users.readApiKeys` in Policy: owners). Everyone else gets the user without `api_key`.
+ */
+export const shownTo = (policy: Policy, viewer: User) =>
+  Effect.map(policy.can(viewer, "users.readApiKeys"), (readsKeys) => (user: User): User => {
+    if (readsKeys || user.id === viewer.id) return user
+    const { api_key: _, ...withoutKey } = user
+    return withoutKey
+  })
 
 const usernameTaken = (username: string) => new Conflict({ detail: `User username \`${username}\` is not unique` })
 
@@ -60,23 +71,24 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
 
     const list = Effect.fn("Users.list")(function*(actor: User) {
       yield* policy.require(actor, "users.manage")
-      return (yield* repo.list).map(toUser)
+      const shown = yield* shownTo(policy, actor)
+      return (yield* repo.list).map((row) => shown(toUser(row)))
     })
 
     const get = Effect.fn("Users.get")(function*(actor: User, id: UserId) {
       yield* policy.require(actor, "users.manage")
-      return toUser(yield* find(id))
+      return (yield* shownTo(policy, actor))(toUser(yield* find(id)))
     })
 
     const create = Effect.fn("Users.create")(function*(actor: User, input: UserCreate) {
       yield* policy.require(actor, "users.manage")
-      return yield* createTrusted(input)
+      return (yield* shownTo(policy, actor))(yield* createTrusted(input))
     })
 
     const update = Effect.fn("Users.update")(function*(actor: User, id: UserId, patch: UserUpdate) {
       const current = yield* find(id)
       yield* policy.require(actor, "users.manage")
-      return yield* updateTrusted(current, patch)
+      return (yield* shownTo(policy, actor))(yield* updateTrusted(current, patch))
     })
 
     const updateTrusted = Effect.fn("Users.updateTrusted")(function*(current: UserRow, patch: UserUpdate) {
@@ -106,7 +118,7 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
       const current = yield* find(id)
       yield* policy.require(actor, "users.manage")
       yield* db.transaction(repo.delete(id)).pipe(Effect.ensuring(cache.invalidate))
-      return toUser(current)
+      return (yield* shownTo(policy, actor))(toUser(current))
     })
 
     /** An owner belongs everywhere; anyone else to the workspaces they are a member of. */

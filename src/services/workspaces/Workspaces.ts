@@ -9,7 +9,7 @@ import { isForeignKeyViolation } from "../database/errors.js"
 import { DatasetsRepo } from "../datasets/DatasetsRepo.js"
 import { orNotFound } from "../found.js"
 import { Policy } from "../Policy.js"
-import { toUser } from "../users/Users.js"
+import { shownTo, toUser } from "../users/Users.js"
 import { UsersRepo } from "../users/UsersRepo.js"
 import { WorkspacesRepo } from "./WorkspacesRepo.js"
 import { newId } from "../ids.js"
@@ -63,7 +63,8 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
     const listUsers = Effect.fn("Workspaces.listUsers")(function*(actor: User, id: WorkspaceId) {
       yield* policy.require(actor, "workspaces.listUsers", id)
       yield* find(id)
-      return (yield* users.listByWorkspace(id)).map(toUser)
+      const shown = yield* shownTo(policy, actor)
+      return (yield* users.listByWorkspace(id)).map((row) => shown(toUser(row)))
     })
 
     const addUserTrusted = Effect.fn("Workspaces.addUserTrusted")(function*(id: WorkspaceId, userId: UserId) {
@@ -88,7 +89,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
 
     const addUser = Effect.fn("Workspaces.addUser")(function*(actor: User, id: WorkspaceId, userId: UserId) {
       yield* policy.require(actor, "workspaces.addUser")
-      return yield* addUserTrusted(id, userId)
+      return (yield* shownTo(policy, actor))(yield* addUserTrusted(id, userId))
     })
 
     // The membership is looked up before the policy is checked (the contract's order for this endpoint).
@@ -102,7 +103,8 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
       yield* policy.require(actor, "workspaces.removeUser", id)
       const user = yield* users.findById(userId)
       yield* db.transaction(repo.removeMember({ workspace_id: id, user_id: userId }))
-      return toUser(yield* Effect.succeed(user).pipe(orNotFound("User", userId)))
+      const shown = yield* shownTo(policy, actor)
+      return shown(toUser(yield* Effect.succeed(user).pipe(orNotFound("User", userId))))
     })
 
     return {

@@ -8,9 +8,11 @@ export const UserSettings = () => {
   const workspaces = useQuery(myWorkspaces).data ?? []
   const [copied, setCopied] = useState<string>("")
   if (user === undefined) return <main id="main" className="page"><p>Loading…</p></main>
+  // `GET /me` always shows the caller their own key; the schema has it optional because other answers leave it out.
+  const apiKey = user.api_key ?? ""
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(user.api_key)
+      await navigator.clipboard.writeText(apiKey)
       setCopied("API key copied to the clipboard.")
     } catch {
       setCopied("Copying is not allowed here: select the key and copy it.")
@@ -36,7 +38,7 @@ export const UserSettings = () => {
         <h2 id="key-title">API key</h2>
         <p>Use it with the Python SDK or the API (<code>X-Argilla-Api-Key</code> header).</p>
         <div className="api-key">
-          <input readOnly aria-label="API key" value={user.api_key} onFocus={(e) => e.target.select()} />
+          <input readOnly aria-label="API key" value={apiKey} onFocus={(e) => e.target.select()} />
           <button type="button" className="primary" onClick={() => void copy()}>Copy</button>
         </div>
         <p role="status" className="muted">{copied}</p>

@@ -61,6 +61,8 @@ export const seed = (baseUrl: string, ownerKey: string, suffix = Date.now().toSt
         payload: { first_name: name, username: `${name}-${suffix}`, password: ANNOTATOR_PASSWORD, role: "annotator" }
       })
       yield* owner.workspaces.addUser({ path: { id: workspace.id }, payload: { user_id: user.id } })
+      // Owners are shown the API keys of the users they create (nobody else but the user is).
+      if (user.api_key === undefined) return yield* Effect.dieMessage(`the owner was not shown ${user.username}'s API key`)
       annotators.push({ username: user.username, password: ANNOTATOR_PASSWORD, apiKey: user.api_key })
     }
     const dataset = yield* owner.datasets.create({

@@ -15,6 +15,7 @@ import { DatasetSchemas } from "../DatasetSchemas.js"
 import { INCLUDE_EVERYTHING } from "../include.js"
 import { RecordsRepo } from "../RecordsRepo.js"
 import { assemble, RecordViews } from "../views.js"
+import { SEES_EVERYTHING } from "../viewer.js"
 import { indexedRecord, SearchIndex } from "../../search/SearchIndex.js"
 import type { IndexedRecord } from "../../search/Query.js"
 import { Events } from "../../webhooks/Events.js"
@@ -126,7 +127,7 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
         yield* telemetry.track("records/bulk")
 
         // New records are shown from what was just written; updated ones are read back (their responses,
-        // suggestions and vectors are partly older, and their status may have been recomputed).
+        // suggestions and vectors are partly older, and their status may have been recomputed). Writers see everything.
         const { inserts, responses, suggestions, updates, vectors } = planned.right
         const updatedIds: ReadonlyArray<RecordId> = updates.map((row) => row.id)
         const vectorNames = new Map(vectorSettings.map((settings) => [settings.id, settings.name]))
@@ -135,9 +136,9 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
           responses,
           suggestions,
           vectors: vectors.map((v) => ({ record_id: v.record_id, name: vectorNames.get(v.vector_settings_id) ?? "", value: v.value }))
-        })) shown.set(record.id, record)
+        }, SEES_EVERYTHING)) shown.set(record.id, record)
         const reread = updatedIds.length === 0 ? [] : yield* records.findByIds(datasetId, updatedIds)
-        for (const record of yield* views.show(reread, INCLUDE_EVERYTHING)) shown.set(record.id, record)
+        for (const record of yield* views.show(reread, INCLUDE_EVERYTHING, SEES_EVERYTHING)) shown.set(record.id, record)
         const result = planned.right.order.flatMap((id) => {
           const record = shown.get(id)
           return record === undefined ? [] : [record]
