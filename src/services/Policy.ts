@@ -27,6 +27,9 @@ const rows = {
   "datasets.read": { admin: "member", annotator: "member" },
   "datasets.create": { admin: "member", annotator: "no" },
   "datasets.manage": { admin: "member", annotator: "no" },
+  // Other people's progress (`GET /datasets/{id}/users/progress`, the `users` of `GET /datasets/{id}/progress`):
+  // stricter than §2.5, which lets annotators read it; an annotator sees only their own.
+  "progress.others": { admin: "member", annotator: "no" },
   // records, search, responses, suggestions (§1.11–§1.14)
   "records.list": { admin: "member", annotator: "no" },
   "records.write": { admin: "member", annotator: "no" },

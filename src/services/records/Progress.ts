@@ -6,6 +6,7 @@ import type { User } from "../../domain/User.js"
 import { DbInt } from "../database/columns.js"
 import { Database } from "../database/Database.js"
 import { Datasets } from "../datasets/Datasets.js"
+import { Policy } from "../Policy.js"
 
 const Counted = Schema.Struct({ username: Schema.String, record_status: Schema.String, response_status: Schema.String, n: DbInt })
 
@@ -14,6 +15,7 @@ export class Progress extends Effect.Service<Progress>()("Gloss/Progress", {
   effect: Effect.gen(function*() {
     const { sql } = yield* Database
     const datasets = yield* Datasets
+    const policy = yield* Policy
 
     const byRecordStatus = SqlSchema.findAll({
       Request: DatasetId,
@@ -64,16 +66,21 @@ export class Progress extends Effect.Service<Progress>()("Gloss/Progress", {
         return [...people.values()]
       }).pipe(Effect.orDie)
 
+    /** Everyone's progress for those who may see it (owners, member admins); the caller's own for the others. */
     const dataset = Effect.fn("Progress.dataset")(function*(actor: User, id: DatasetId) {
-      yield* datasets.access(actor, id, "datasets.read")
+      const { workspace_id } = yield* datasets.access(actor, id, "datasets.read")
       const counts = new Map((yield* byRecordStatus(id).pipe(Effect.orDie)).map((row) => [row.status, row.n]))
       const completed = counts.get("completed") ?? 0
       const pending = counts.get("pending") ?? 0
-      return { total: completed + pending, completed, pending, users: yield* users(id) }
+      const people = yield* users(id)
+      const shown = (yield* policy.can(actor, "progress.others", workspace_id))
+        ? people
+        : people.filter((person) => person.username === actor.username)
+      return { total: completed + pending, completed, pending, users: shown }
     })
 
     const perUser = Effect.fn("Progress.users")(function*(actor: User, id: DatasetId) {
-      yield* datasets.access(actor, id, "datasets.read")
+      yield* datasets.access(actor, id, "progress.others")
       return { users: yield* users(id) }
     })
 
@@ -93,5 +100,5 @@ export class Progress extends Effect.Service<Progress>()("Gloss/Progress", {
 
     return { dataset, users: perUser, metrics } as const
   }),
-  dependencies: [Datasets.Default, Database.Default]
+  dependencies: [Datasets.Default, Policy.Default, Database.Default]
 }) {}

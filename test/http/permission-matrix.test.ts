@@ -1,0 +1,264 @@
+/**
+ * The permission matrix: every operation of the OpenAPI document, called by every kind of caller, against what
+ * src/services/Policy.ts grants. Each operation has one row below saying which Policy actions it needs (or that it
+ * is public, or open to anyone signed in); an operation without a row fails the test, so a new endpoint must be
+ * classified. Expected: 401 without valid credentials, 403 when the policy denies, and when it allows a 2xx (or a
+ * status the row names as being about the input). Never a 5xx.
+ */
+import { describe, expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { type Action, grantOf } from "../../src/services/Policy.js"
+import { dialects } from "../support/databases.js"
+import { unique } from "../support/fixtures.js"
+import {
+  type Case,
+  type Cell,
+  describeAccess,
+  judgeCell,
+  type Line,
+  operations,
+  render,
+  type Request,
+  send
+} from "../support/permissionMatrix.js"
+import { ANSWER, call, type Json, makeWorld, type World } from "../support/permissionWorld.js"
+import { OWNER, TestServerLive } from "../support/server.js"
+
+const none = () => ({})
+const open = (request: Case["request"] = none, accept: ReadonlyArray<number> = []): Case => ({
+  access: "public",
+  request,
+  accept
+})
+const anyone = (request: Case["request"] = none, check?: Case["check"]): Case => ({
+  access: "signedIn",
+  request,
+  ...(check ? { check } : {})
+})
+const needs = (actions: Action | ReadonlyArray<Action>, request: Case["request"], extra: Partial<Case> = {}): Case => ({
+  access: { all: typeof actions === "string" ? [actions] : actions },
+  request,
+  ...extra
+})
+
+const dataset = (w: World) => ({ params: { id: w.dataset } })
+const record = (w: World) => ({ params: { id: w.record.id } })
+const fresh = <A, R>(effect: Effect.Effect<A, never, R>, f: (a: A) => Request) => Effect.map(effect, f)
+const items = (body: unknown) => ((body as Json).items ?? []) as ReadonlyArray<Json>
+
+/** A list shows the W1 item `id` to W1's members (and owners) only. */
+const listsW1 = (pick: (world: World) => string): Case["check"] => (body, caller, world) => {
+  const shown = items(body).some((item) => item.id === pick(world))
+  return shown === caller.member ? undefined : `${shown ? "shows" : "hides"} ${pick(world)}`
+}
+
+/** One row per operation id (several cases when the answer depends on the target). */
+const table: Readonly<Record<string, Case | ReadonlyArray<Case>>> = {
+  "info.version": open(),
+  "info.status": open(),
+  "info.settings": open(),
+  "health.live": open(),
+  "health.ready": open(),
+  "auth.token": open(() => ({ form: { username: OWNER.username, password: OWNER.password } })),
+  "oauth2.providers": open(),
+  // OAuth is not configured here: no provider exists.
+  "oauth2.authentication": open(() => ({ params: { provider: "huggingface" } }), [404]),
+  "oauth2.accessToken": open(() => ({ params: { provider: "huggingface" }, query: "code=c&state=s" }), [404, 422]),
+  "me.me": anyone(),
+  "me.workspaces": anyone(none, listsW1((w) => w.w1)),
+  "users.list": needs("users.manage", none),
+  "users.create": needs("users.manage", () => ({
+    json: { first_name: "New", username: unique("new"), password: "password-1234", role: "annotator" }
+  })),
+  "users.get": needs("users.manage", (w) => ({ params: { id: String(w.caller("annotatorMember").id) } })),
+  "users.update": needs("users.manage", (w) =>
+    fresh(w.freshUser(), (id) => ({ params: { id }, json: { first_name: "Renamed" } }))),
+  "users.delete": needs("users.manage", (w) => fresh(w.freshUser(), (id) => ({ params: { id } }))),
+  "users.workspaces": needs("users.manage", (w) => ({ params: { id: String(w.caller("annotatorMember").id) } })),
+  "jobs.get": needs("jobs.read", (w) => ({ params: { id: w.job } })),
+  "workspaces.create": needs("workspaces.create", () => ({ json: { name: unique("made") } })),
+  "workspaces.get": needs("workspaces.get", (w) => ({ params: { id: w.w1 } })),
+  "workspaces.delete": needs("workspaces.delete", (w) => fresh(w.freshWorkspace, (id) => ({ params: { id } }))),
+  "workspaces.listUsers": needs("workspaces.listUsers", (w) => ({ params: { id: w.w1 } })),
+  "workspaces.addUser": needs("workspaces.addUser", (w) =>
+    fresh(w.freshUser(), (user) => ({ params: { id: w.w1 }, json: { user_id: user } }))),
+  "workspaces.removeUser": needs("workspaces.removeUser", (w) =>
+    fresh(w.freshUser(w.w1), (user) => ({ params: { id: w.w1, user_id: user } }))),
+  "datasets.listMine": [
+    anyone(none, listsW1((w) => w.dataset)),
+    { ...needs("datasets.listInWorkspace", (w) => ({ query: `workspace_id=${w.w1}` })), note: "?workspace_id=W1" }
+  ],
+  "datasets.create": needs("datasets.create", (w) => ({ json: { name: unique("new"), workspace_id: w.w1 } })),
+  "datasets.get": needs("datasets.read", dataset),
+  "datasets.update": needs("datasets.manage", (w) => ({ ...dataset(w), json: { guidelines: "Read twice" } })),
+  "datasets.delete": needs("datasets.manage", (w) => fresh(w.freshDraft, ({ id }) => ({ params: { id } }))),
+  "datasets.publish": needs("datasets.manage", (w) =>
+    Effect.gen(function*() {
+      const { id } = yield* w.freshDraft
+      yield* call("POST", `/datasets/${id}/questions`, {
+        name: "ok",
+        title: "OK?",
+        required: true,
+        settings: { type: "label_selection", options: [{ value: "y", text: "Y" }, { value: "n", text: "N" }] }
+      })
+      return { params: { id } }
+    })),
+  "fields.list": needs("datasets.read", dataset),
+  "fields.create": needs("datasets.manage", (w) => ({
+    params: { id: w.draft },
+    json: { name: unique("f"), title: "F", settings: { type: "text" } }
+  })),
+  "fields.update": needs("datasets.manage", (w) => ({ params: { id: w.field }, json: { title: "The text" } })),
+  "fields.delete": needs("datasets.manage", (w) => fresh(w.freshDraft, ({ field }) => ({ params: { id: field } }))),
+  "questions.list": needs("datasets.read", dataset),
+  "questions.create": needs("datasets.manage", (w) => ({
+    params: { id: w.draft },
+    json: { name: unique("q"), title: "Q", required: false, settings: { type: "text" } }
+  })),
+  "questions.update": needs("datasets.manage", (w) => ({ params: { id: w.questions.label }, json: { title: "The label" } })),
+  "questions.delete": needs("datasets.manage", (w) =>
+    Effect.gen(function*() {
+      const { id } = yield* w.freshDraft
+      const question = yield* call("POST", `/datasets/${id}/questions`, { name: "q", title: "Q", settings: { type: "text" } })
+      return { params: { id: String(question.id) } }
+    })),
+  "metadataProperties.listMine": needs("datasets.read", dataset),
+  "metadataProperties.list": needs("datasets.read", dataset),
+  "metadataProperties.create": needs("datasets.manage", (w) => ({
+    params: { id: w.draft },
+    json: { name: unique("m"), title: "M", settings: { type: "float" } }
+  })),
+  "metadataProperties.get": [
+    { ...needs("datasets.read", (w) => ({ params: { id: w.metadata.visible } })), note: "visible" },
+    { ...needs(["datasets.read", "metadata.readHidden"], (w) => ({ params: { id: w.metadata.hidden } })), note: "hidden" }
+  ],
+  "metadataProperties.update": needs("datasets.manage", (w) => ({ params: { id: w.metadata.visible }, json: { title: "Kind" } })),
+  "metadataProperties.delete": needs("datasets.manage", (w) =>
+    Effect.gen(function*() {
+      const property = yield* call("POST", `/datasets/${w.draft}/metadata-properties`, {
+        name: unique("gone"),
+        title: "Gone",
+        settings: { type: "integer" }
+      })
+      return { params: { id: String(property.id) } }
+    })),
+  "vectorSettings.list": needs("datasets.read", dataset),
+  "vectorSettings.create": needs("datasets.manage", (w) => ({
+    params: { id: w.draft },
+    json: { name: unique("v"), title: "V", dimensions: 2 }
+  })),
+  "vectorSettings.update": needs("datasets.manage", (w) => ({ params: { id: w.vectors }, json: { title: "Embedding" } })),
+  "vectorSettings.delete": needs("datasets.manage", (w) =>
+    Effect.gen(function*() {
+      const { id } = yield* w.freshDraft
+      const vectors = yield* call("POST", `/datasets/${id}/vectors-settings`, { name: "v", title: "V", dimensions: 2 })
+      return { params: { id: String(vectors.id) } }
+    })),
+  "records.list": needs("records.list", dataset),
+  "records.deleteMany": needs("records.write", (w) =>
+    fresh(w.freshRecord, (r) => ({ params: { id: w.dataset }, query: `ids=${r.id}` }))),
+  "records.bulkCreate": needs("records.write", (w) => ({ ...dataset(w), json: { items: [{ fields: { text: "new" } }] } })),
+  "records.bulkUpsert": needs("records.write", (w) => ({ ...dataset(w), json: { items: [{ fields: { text: "upserted" } }] } })),
+  "records.get": needs("records.read", record),
+  "records.update": needs("records.write", (w) => ({ ...record(w), json: { metadata: { genre: "blog", cost: 3 } } })),
+  "records.delete": needs("records.write", (w) => fresh(w.freshRecord, (r) => ({ params: { id: r.id } }))),
+  "responses.create": needs(["records.read", "responses.create"], (w) =>
+    fresh(w.freshRecord, (r) => ({ params: { id: r.id }, json: ANSWER }))),
+  // Authors may change their own response; anyone else needs `responses.manageOthers`.
+  "responses.update": (["annotatorMember", "adminMember"] as const).map((author): Case => ({
+    access: { all: ["responses.manageOthers"], author },
+    note: `by ${author}`,
+    request: (w) => ({ params: { id: author === "adminMember" ? w.responses.admin : w.responses.annotator }, json: ANSWER })
+  })),
+  "responses.delete": (["annotatorMember", "adminMember"] as const).map((author): Case => ({
+    access: { all: ["responses.manageOthers"], author },
+    note: `by ${author}`,
+    request: (w) =>
+      Effect.gen(function*() {
+        const r = yield* w.freshRecord
+        return { params: { id: yield* w.answer(r.id, author) } }
+      })
+  })),
+  // Always 200: each item says whether it was allowed.
+  "responses.bulk": needs(["records.read", "responses.create"], (w) => ({
+    json: { items: [{ record_id: w.record.id, ...ANSWER }] }
+  }), { judge: (body) => items(body)[0]?.error === null }),
+  "suggestions.list": needs("records.read", record),
+  "suggestions.upsert": needs("suggestions.write", (w) => ({
+    ...record(w),
+    json: { question_id: w.questions.label, value: "yes", agent: "model-1", score: 0.9 }
+  })),
+  "suggestions.deleteMany": needs("suggestions.write", (w) =>
+    fresh(w.freshRecord, (r) => ({ params: { id: r.id }, query: `ids=${r.suggestion}` }))),
+  "suggestions.delete": needs("suggestions.write", (w) => fresh(w.freshRecord, (r) => ({ params: { id: r.suggestion } }))),
+  "progress.dataset": needs("datasets.read", dataset, {
+    // Only those who may see other people's progress get their names.
+    check: (body, caller) => {
+      const names = ((body as Json).users as ReadonlyArray<Json>).map((u) => u.username)
+      const seesOthers = caller.role !== undefined && grantOf(caller.role, "progress.others") !== "no"
+      return seesOthers || names.every((n) => n === caller.username) ? undefined : `users shows ${names.join(", ")}`
+    }
+  }),
+  "progress.users": needs("progress.others", dataset),
+  "progress.mine": needs("datasets.read", dataset),
+  "search.mine": needs("records.searchOwn", (w) => ({ ...dataset(w), json: {} })),
+  "search.all": needs("records.searchAll", (w) => ({ ...dataset(w), json: {} })),
+  "search.metadataMetrics": [
+    { ...needs("datasets.read", (w) => ({ params: { id: w.metadata.visible } })), note: "visible" },
+    { ...needs(["datasets.read", "metadata.readHidden"], (w) => ({ params: { id: w.metadata.hidden } })), note: "hidden" }
+  ],
+  "search.suggestionsOptions": needs("datasets.read", dataset),
+  "webhooks.list": needs("webhooks.manage", none),
+  "webhooks.create": needs("webhooks.manage", () => ({
+    json: { url: "http://127.0.0.1:9/made", events: ["dataset.published"] }
+  })),
+  "webhooks.update": needs("webhooks.manage", (w) => ({ params: { id: w.webhook }, json: { description: "Nobody listens" } })),
+  "webhooks.delete": needs("webhooks.manage", () =>
+    fresh(call("POST", "/webhooks", { url: "http://127.0.0.1:9/gone", events: ["dataset.published"] }), (hook) => ({
+      params: { id: String(hook.id) }
+    }))),
+  "webhooks.ping": needs("webhooks.manage", (w) => ({ params: { id: w.webhook } }))
+}
+
+for (const dialect of dialects) {
+  describe(dialect, () => {
+    layer(TestServerLive(dialect), { excludeTestServices: true, timeout: 120_000 })("permission matrix", (it) => {
+      it.effect("every operation of the OpenAPI document has a row, and the public ones are exactly the open ones", () =>
+        Effect.gen(function*() {
+          const ops = yield* operations
+          expect(ops.length).toBeGreaterThan(60)
+          const ids = new Set(ops.map((op) => op.id))
+          expect(ops.filter((op) => !(op.id in table)).map((op) => `${op.id} (${op.method} ${op.path})`)).toEqual([])
+          expect(Object.keys(table).filter((id) => !ids.has(id))).toEqual([])
+          const isPublic = (id: string) => [table[id] ?? []].flat().every((c) => c.access === "public")
+          expect(ops.filter((op) => op.open !== isPublic(op.id)).map((op) => op.id)).toEqual([])
+        }))
+
+      it.effect("each caller gets what the policy grants: 401, 403, or an answer; never a 5xx", () =>
+        Effect.gen(function*() {
+          const world = yield* makeWorld
+          const lines: Array<Line> = []
+          for (const op of yield* operations) {
+            for (const c of [table[op.id] ?? []].flat()) {
+              const cells: Array<Cell> = []
+              for (const caller of world.callers) {
+                const built = c.request(world, caller)
+                const request = Effect.isEffect(built) ? yield* built : built
+                const response = yield* send(op.method, op.path, request, caller)
+                cells.push(judgeCell(c, world, caller, response.status, response.body))
+              }
+              const note = c.note === undefined ? "" : ` (${c.note})`
+              const label = `${op.method} ${op.path.replace("/api/v1", "")}${note}`
+              lines.push({ label, access: describeAccess(c.access), cells })
+            }
+          }
+          const failures = lines.flatMap((l) =>
+            l.cells.flatMap((cell) => cell.problem === undefined ? [] : [`${l.label} as ${cell.caller}: ${cell.problem}`])
+          )
+          // GLOSS_PRINT_MATRIX=1 prints it even when everything matches.
+          if (failures.length > 0 || process.env.GLOSS_PRINT_MATRIX === "1") console.log(render(lines))
+          expect(failures).toEqual([])
+        }))
+    })
+  })
+}
