@@ -1,6 +1,7 @@
 import { Schema } from "effect"
-import { inputOf, JsonObject } from "./Common.js"
+import { FreeText, inputOf, JsonObject, SingleLine } from "./Common.js"
 import { DatasetId, WorkspaceId } from "./Ids.js"
+import { JsonObjectInput } from "./Json.js"
 import { Timestamp } from "./Timestamp.js"
 
 /** How many submitted responses complete a record (the only strategy is `overlap`). */
@@ -28,8 +29,8 @@ export const Dataset = Schema.Struct({
 }).annotations({ identifier: "Dataset" })
 export type Dataset = typeof Dataset.Type
 
-const DatasetName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
-const Guidelines = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(10_000))
+const DatasetName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200), SingleLine)
+const Guidelines = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(10_000), FreeText)
 
 /** A new dataset with every default filled in. */
 export const NewDataset = Schema.Struct({
@@ -40,7 +41,7 @@ export const NewDataset = Schema.Struct({
   distribution: Schema.optionalWith(Distribution, {
     default: () => ({ strategy: "overlap" as const, min_submitted: 1 })
   }),
-  metadata: Schema.optional(Schema.NullOr(JsonObject)),
+  metadata: Schema.optional(Schema.NullOr(JsonObjectInput)),
   workspace_id: WorkspaceId
 })
 export type NewDataset = typeof NewDataset.Type
@@ -54,7 +55,7 @@ export const DatasetUpdate = Schema.Struct({
   guidelines: Schema.optional(Schema.NullOr(Guidelines)),
   allow_extra_metadata: Schema.optional(Schema.Boolean),
   distribution: Schema.optional(Distribution),
-  metadata: Schema.optional(Schema.NullOr(JsonObject))
+  metadata: Schema.optional(Schema.NullOr(JsonObjectInput))
 }).annotations({ identifier: "DatasetUpdate" })
 export type DatasetUpdate = typeof DatasetUpdate.Type
 

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { inputOf, JsonValue, SettingName, Title } from "./Common.js"
 import { DatasetId, MetadataPropertyId } from "./Ids.js"
+import { withinDepth } from "./Json.js"
 import { Timestamp } from "./Timestamp.js"
 
 const minBelowMax = <S extends { readonly min: number | null; readonly max: number | null }>(settings: S) =>
@@ -46,7 +47,8 @@ export const NewMetadataProperty = Schema.Struct({
   id: Schema.optional(Schema.NullOr(MetadataPropertyId)),
   name: SettingName,
   title: Title,
-  settings: MetadataSettings,
+  // Terms lists are stored JSON like any other: bounded in depth.
+  settings: MetadataSettings.pipe(Schema.filter(withinDepth)),
   visible_for_annotators: Schema.optionalWith(Schema.Boolean, { default: () => true })
 })
 export type NewMetadataProperty = typeof NewMetadataProperty.Type

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { inputOf, SettingName, Title } from "./Common.js"
+import { FreeText, inputOf, SettingName, Title } from "./Common.js"
 import { DatasetId, QuestionId } from "./Ids.js"
 import { Timestamp } from "./Timestamp.js"
 
@@ -98,7 +98,7 @@ export const Question = Schema.Struct({
 }).annotations({ identifier: "Question" })
 export type Question = typeof Question.Type
 
-const Description = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1000))
+const Description = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1000), FreeText)
 
 export const NewQuestion = Schema.Struct({
   id: Schema.optional(Schema.NullOr(QuestionId)),

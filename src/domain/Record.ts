@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { JsonObject } from "./Common.js"
 import { DatasetId, RecordId } from "./Ids.js"
+import { JsonObjectInput } from "./Json.js"
 import { RecordResponse, Response } from "./Response.js"
 import { Suggestion, SuggestionCreate } from "./Suggestion.js"
 import { Timestamp } from "./Timestamp.js"
@@ -10,6 +11,8 @@ export type RecordStatus = typeof RecordStatus.Type
 
 /** Field values by field name; checked against the dataset's fields by the service. */
 export const RecordFields = JsonObject
+/** What a client sends: the same, nested no deeper than the stored JSON may be. */
+const RecordFieldsInput = JsonObjectInput
 export const Vectors = Schema.Record({ key: Schema.String, value: Schema.Array(Schema.Number) })
 export type Vectors = typeof Vectors.Type
 
@@ -32,8 +35,8 @@ export type DatasetRecord = typeof DatasetRecord.Type
 const ExternalId = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2000))
 
 export const RecordCreate = Schema.Struct({
-  fields: RecordFields,
-  metadata: Schema.optional(Schema.NullOr(JsonObject)),
+  fields: RecordFieldsInput,
+  metadata: Schema.optional(Schema.NullOr(JsonObjectInput)),
   external_id: Schema.optional(Schema.NullOr(ExternalId)),
   responses: Schema.optional(Schema.NullOr(Schema.Array(RecordResponse))),
   suggestions: Schema.optional(Schema.NullOr(Schema.Array(SuggestionCreate))),
@@ -44,8 +47,8 @@ export type RecordCreate = typeof RecordCreate.Type
 /** Bulk upsert: matched by `external_id`, then by `id`; `fields` are needed only to create. */
 export const RecordUpsert = Schema.Struct({
   id: Schema.optional(Schema.NullOr(RecordId)),
-  fields: Schema.optional(Schema.NullOr(RecordFields)),
-  metadata: Schema.optional(Schema.NullOr(JsonObject)),
+  fields: Schema.optional(Schema.NullOr(RecordFieldsInput)),
+  metadata: Schema.optional(Schema.NullOr(JsonObjectInput)),
   external_id: Schema.optional(Schema.NullOr(ExternalId)),
   responses: Schema.optional(Schema.NullOr(Schema.Array(RecordResponse))),
   suggestions: Schema.optional(Schema.NullOr(Schema.Array(SuggestionCreate))),
@@ -70,7 +73,7 @@ export const RecordsBulk = Schema.Struct({
 
 /** `PATCH /records/{id}`: `metadata` replaces the whole dict, `suggestions` replace all, `vectors` are upserted. */
 export const RecordUpdate = Schema.Struct({
-  metadata: Schema.optional(Schema.NullOr(JsonObject)),
+  metadata: Schema.optional(Schema.NullOr(JsonObjectInput)),
   suggestions: Schema.optional(Schema.Array(SuggestionCreate)),
   vectors: Schema.optional(Vectors)
 }).annotations({ identifier: "RecordUpdate" })

@@ -1,5 +1,5 @@
 /** The search request and response of `POST …/records/search` (reference §1.12). */
-import { Schema } from "effect"
+import { Either, Schema } from "effect"
 import { JsonValue } from "./Common.js"
 import { RecordId } from "./Ids.js"
 import { DatasetRecord } from "./Record.js"
@@ -33,6 +33,26 @@ export type TermsFilter = typeof TermsFilter.Type
 
 const Bound = Schema.Union(Schema.Number, Schema.String)
 
+const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/
+
+/**
+ * A bound as its scope compares it, or why it cannot be one: metadata, suggestion and answer scopes compare
+ * numbers (a numeric string is read as its number), record timestamps compare instants (an ISO 8601 date and time,
+ * or epoch milliseconds), other record properties compare the value as sent.
+ */
+const comparable = (scope: Scope, bound: number | string): Either.Either<number | string, string> => {
+  if (scope.entity === "record") {
+    if (scope.property !== "inserted_at" && scope.property !== "updated_at") return Either.right(bound)
+    const time = typeof bound === "number" ? new Date(bound).getTime() : DATE_TIME.test(bound) ? Date.parse(bound) : NaN
+    return Number.isNaN(time)
+      ? Either.left(`must be an ISO 8601 date and time or epoch milliseconds, got ${JSON.stringify(bound)}`)
+      : Either.right(time)
+  }
+  if (typeof bound === "number") return Either.right(bound)
+  return NUMBER.test(bound) ? Either.right(Number(bound)) : Either.left(`must be a number, got ${JSON.stringify(bound)}`)
+}
+
 export const RangeFilter = Schema.Struct({
   type: Schema.Literal("range"),
   scope: Scope,
@@ -41,7 +61,13 @@ export const RangeFilter = Schema.Struct({
 }).pipe(
   Schema.filter((range) => {
     if (range.ge == null && range.le == null) return "a range filter needs ge, le or both"
-    if (range.ge != null && range.le != null && range.ge > range.le) return `ge (${range.ge}) must not be greater than le (${range.le})`
+    const ge = range.ge == null ? undefined : comparable(range.scope, range.ge)
+    const le = range.le == null ? undefined : comparable(range.scope, range.le)
+    if (ge !== undefined && Either.isLeft(ge)) return { path: ["ge"], message: ge.left }
+    if (le !== undefined && Either.isLeft(le)) return { path: ["le"], message: le.left }
+    if (ge !== undefined && le !== undefined && ge.right > le.right) {
+      return `ge (${range.ge}) must not be greater than le (${range.le})`
+    }
     return true
   })
 )

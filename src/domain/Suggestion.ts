@@ -1,6 +1,7 @@
 import { Schema } from "effect"
-import { JsonValue } from "./Common.js"
+import { JsonValue, SingleLine } from "./Common.js"
 import { QuestionId, SuggestionId } from "./Ids.js"
+import { JsonValueInput } from "./Json.js"
 import { Timestamp } from "./Timestamp.js"
 
 export const SuggestionType = Schema.Literal("model", "human")
@@ -25,7 +26,8 @@ const Agent = Schema.String.pipe(
   Schema.maxLength(200),
   Schema.pattern(/^(?=.*[\p{L}\p{N}])[\p{L}\p{N}\-_:./\s]+$/u, {
     message: () => "agent may contain letters, digits, -, _, :, ., / and spaces, and needs a letter or digit"
-  })
+  }),
+  SingleLine
 )
 
 /**
@@ -35,7 +37,7 @@ const Agent = Schema.String.pipe(
 export const SuggestionCreate = Schema.Struct({
   question_id: Schema.optional(Schema.NullOr(QuestionId)),
   question_name: Schema.optional(Schema.NullOr(Schema.String)),
-  value: JsonValue,
+  value: JsonValueInput,
   type: Schema.optional(Schema.NullOr(SuggestionType)),
   agent: Schema.optional(Schema.NullOr(Agent)),
   score: Schema.optional(Schema.NullOr(Score))

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { UserId } from "./Ids.js"
-import { NonBlank } from "./Common.js"
+import { NonBlank, SingleLine } from "./Common.js"
 import { Timestamp } from "./Timestamp.js"
 
 export const Role = Schema.Literal("owner", "admin", "annotator")
@@ -22,14 +22,15 @@ export const User = Schema.Struct({
 }).annotations({ identifier: "User" })
 export type User = typeof User.Type
 
-const Username = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
+const Username = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200), SingleLine)
+const PersonName = NonBlank(200).pipe(SingleLine)
 export const Password = Schema.String.pipe(Schema.minLength(8), Schema.maxLength(100))
 
 export const UserCreate = Schema.Struct({
   // The SDK sends `"id": null` (with null timestamps, which are ignored) when it lets the server choose.
   id: Schema.optional(Schema.NullOr(UserId)),
-  first_name: NonBlank(200),
-  last_name: Schema.optional(Schema.NullOr(NonBlank(200))),
+  first_name: PersonName,
+  last_name: Schema.optional(Schema.NullOr(PersonName)),
   username: Username,
   role: Schema.optional(Role),
   password: Password
@@ -37,8 +38,8 @@ export const UserCreate = Schema.Struct({
 export type UserCreate = typeof UserCreate.Type
 
 export const UserUpdate = Schema.Struct({
-  first_name: Schema.optional(NonBlank(200)),
-  last_name: Schema.optional(Schema.NullOr(NonBlank(200))),
+  first_name: Schema.optional(PersonName),
+  last_name: Schema.optional(Schema.NullOr(PersonName)),
   username: Schema.optional(Username),
   role: Schema.optional(Role),
   password: Schema.optional(Password)

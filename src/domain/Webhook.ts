@@ -1,5 +1,6 @@
 /** Webhooks (reference §1.17, §6): where Gloss posts signed events, and which events each one wants. */
 import { ParseResult, Schema } from "effect"
+import { FreeText } from "./Common.js"
 import { WebhookId } from "./Ids.js"
 import { Timestamp } from "./Timestamp.js"
 
@@ -51,7 +52,7 @@ const Events = Schema.Array(WebhookEventType).pipe(
   Schema.filter((events) => new Set(events).size === events.length || "the events must be unique")
 )
 
-const Description = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1000))
+const Description = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1000), FreeText)
 
 /** A webhook as the API shows it; the secret is part of every read (Argilla's SDK relies on that). */
 export const Webhook = Schema.Struct({

@@ -18,6 +18,7 @@ import {
   RecordsBulkUpsert,
   type RecordUpsert
 } from "../domain/Record.js"
+import { keyNestedTooDeep } from "../domain/Json.js"
 
 type Mode = "create" | "upsert"
 
@@ -28,16 +29,20 @@ const MAX_EXTERNAL_ID = 2000
 const isPlainObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && !Object.hasOwn(value, "__proto__")
 
+/** A plain object the schema would store as it is: nested no deeper than `JsonObjectInput` allows. */
+const isStorableObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  isPlainObject(value) && keyNestedTooDeep(value) === undefined
+
 const isPlainRecord = (item: unknown, mode: Mode): boolean => {
   if (!isPlainObject(item)) return false
   for (const key in item) {
     const value = item[key]
     switch (key) {
       case "fields":
-        if (!(isPlainObject(value) || (mode === "upsert" && value === null))) return false
+        if (!(isStorableObject(value) || (mode === "upsert" && value === null))) return false
         break
       case "metadata":
-        if (!(value === null || isPlainObject(value))) return false
+        if (!(value === null || isStorableObject(value))) return false
         break
       case "external_id":
         if (!(value === null || (typeof value === "string" && value.length >= 1 && value.length <= MAX_EXTERNAL_ID))) {

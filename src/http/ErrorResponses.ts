@@ -1,10 +1,10 @@
 /**
  * Turns failures that no handler declares into the contract's bodies (reference §8): a request that does not match
- * its schema → 422 (FastAPI's shape, not Effect's 400), malformed JSON → 422, a body over the limit → 413, text
- * PostgreSQL cannot store (NUL) → 422, a locked database → 503, anything unexpected → 500 with the cause logged and
- * no internals in the body.
+ * its schema → 422 (FastAPI's shape, not Effect's 400), malformed JSON, JSON nested too deep or a malformed form
+ * → 422, a body over the limit → 413, text PostgreSQL cannot store (NUL) → 422, a locked database → 503, anything
+ * unexpected → 500 with the cause logged and no internals in the body.
  */
-import { HttpApiBuilder, HttpApiError, HttpServerError } from "@effect/platform"
+import { HttpApiBuilder, HttpApiError, HttpServerError, Multipart } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import {
   InternalServerError,
@@ -15,6 +15,7 @@ import {
 } from "../domain/Errors.js"
 import { DatabaseLocked, isBusy, isUnstorableText } from "../services/database/errors.js"
 import { Api } from "./Api.js"
+import { BodyTooDeep } from "./BodyLimit.js"
 
 const issueType = (tag: string): string => {
   switch (tag) {
@@ -39,16 +40,24 @@ export const toValidationError = (error: HttpApiError.HttpApiDecodeError): Valid
 const isBodyTooLarge = (error: HttpServerError.RequestError) =>
   error.cause instanceof Error && error.cause.message === "maxBytes exceeded"
 
+const badBody = (msg: string, type: string) => new ValidationError({ errors: [{ loc: ["body"], msg, type }] })
+
+/** Why a body could not be read, when it was the client's doing. */
+const unreadableBody = (error: HttpServerError.RequestError): PayloadTooLarge | ValidationError => {
+  if (isBodyTooLarge(error)) {
+    return new PayloadTooLarge({ detail: "The request body is larger than GLOSS_MAX_REQUEST_BODY_MB allows" })
+  }
+  return error.cause instanceof BodyTooDeep
+    ? badBody(error.cause.message, "value_error")
+    : badBody("The request body is not valid JSON", "json_invalid")
+}
+
 /** The failure a defect should be answered with, if it is one the API knows how to explain. */
 const explainDefect = (defect: unknown): Option.Option<PayloadTooLarge | ValidationError | ServiceUnavailable> => {
-  if (HttpServerError.isServerError(defect) && defect._tag === "RequestError") {
-    return Option.some(
-      isBodyTooLarge(defect)
-        ? new PayloadTooLarge({ detail: "The request body is larger than GLOSS_MAX_REQUEST_BODY_MB allows" })
-        : new ValidationError({
-          errors: [{ loc: ["body"], msg: "The request body is not valid JSON", type: "json_invalid" }]
-        })
-    )
+  if (HttpServerError.isServerError(defect) && defect._tag === "RequestError") return Option.some(unreadableBody(defect))
+  // A form endpoint (`POST /token`) sent a multipart body that does not parse.
+  if (defect instanceof Multipart.MultipartError && defect.reason !== "InternalError") {
+    return Option.some(badBody(`The request body is not valid multipart/form-data (${defect.reason})`, "value_error"))
   }
   // The search cluster stopped answering after start-up (the official clients' own error names).
   if (defect instanceof Error && ["ConnectionError", "TimeoutError", "NoLivingConnectionsError"].includes(defect.name)) {

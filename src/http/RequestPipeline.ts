@@ -1,5 +1,6 @@
 /**
- * What happens to every request around the API itself: the body-size limit (`BodyLimit.ts`), CORS, JSON for unknown routes, and one
+ * What happens to every request around the API itself: CORS, a 415 for a body the endpoint cannot read
+ * (`MediaType.ts`), the body limits (`BodyLimit.ts`), JSON for unknown routes (404) and wrong methods (405), and one
  * log line per request. Kept cheap on purpose: the request logger that ships with @effect/platform costs about a
  * third of the throughput of a small endpoint (STACK.md, performance facts).
  */
@@ -13,15 +14,10 @@ import {
 import { Cause, Context, Effect, Exit, Option } from "effect"
 import type { GlossConfigShape } from "../Config.js"
 import { limitBody } from "./BodyLimit.js"
+import { checkMediaType } from "./MediaType.js"
+import { pathOf, routePath, unrouted } from "./Routes.js"
 
 type Middleware = <E, R>(app: HttpApp.Default<E, R>) => HttpApp.Default<E, R>
-
-const notFound = HttpServerResponse.unsafeJson({ detail: "Not Found" }, { status: 404 })
-
-const pathOf = (url: string) => {
-  const query = url.indexOf("?")
-  return query === -1 ? url : url.slice(0, query)
-}
 
 /** `*` matches one DNS label or more: `https://*.example.com` allows `https://app.example.com`. */
 const originMatcher = (patterns: ReadonlyArray<string>) => {
@@ -34,6 +30,7 @@ const originMatcher = (patterns: ReadonlyArray<string>) => {
 
 export const requestPipeline = (config: GlossConfigShape) => {
   const logRequests = accessLog(config)
+  const baseUrl = config.server.baseUrl
   const maxBytes = config.server.maxBodyMegabytes * 1024 * 1024
   const tooLarge = HttpServerResponse.unsafeJson(
     { detail: `The request body is larger than ${config.server.maxBodyMegabytes} MB (GLOSS_MAX_REQUEST_BODY_MB)` },
@@ -55,13 +52,13 @@ export const requestPipeline = (config: GlossConfigShape) => {
     const routed = app.pipe(
       Effect.catchAll((error) =>
         HttpServerError.isServerError(error) && error._tag === "RouteNotFound"
-          ? Effect.succeed(notFound)
+          ? Effect.map(HttpServerRequest.HttpServerRequest, (request) => unrouted(routePath(request.url, baseUrl)))
           : Effect.fail(error)
       ),
       // A second line of defence; `limitBody` has already refused what is over the limit.
       HttpServerRequest.withMaxBodySize(Option.some(maxBytes))
     )
-    return logRequests(cors(limitBody(maxBytes, tooLarge)(routed)))
+    return logRequests(cors(checkMediaType(baseUrl)(limitBody(maxBytes, tooLarge)(routed))))
   }
 }
 

@@ -10,6 +10,7 @@ import * as zlib from "node:zlib"
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
 import { GlossConfig } from "../Config.js"
+import { unrouted } from "./Routes.js"
 
 interface StaticFile {
   readonly body: Uint8Array
@@ -142,7 +143,9 @@ export const StaticUiLive = Layer.unwrapEffect(Effect.map(GlossConfig, ({ server
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
           const urlPath = pathOf(request.url)
-          if (urlPath === undefined || urlPath === "/api" || urlPath.startsWith("/api/")) return notFound
+          if (urlPath === undefined) return notFound
+          // A GET of an API path that takes other methods is a 405; of any other API path a 404.
+          if (urlPath === "/api" || urlPath.startsWith("/api/")) return unrouted(urlPath)
           const wantsHtml = (request.headers["accept"] ?? "").includes("text/html")
           const loaded = yield* files
           if (Option.isNone(loaded)) return wantsHtml ? notBuilt : notFound

@@ -25,7 +25,7 @@ for (const dialect of dialects) {
           expect(version).toMatch(/^\d+\.\d+\.\d+/)
           const status = yield* anonymous.info.status()
           expect(status.version).toBe(version)
-          expect(status.search_engine).toEqual({ engine: "database" })
+          expect(status.search_engine).toEqual({ engine: "database", dialect: dialect === "postgres" ? "postgresql" : "sqlite" })
           expect(status.memory.rss).toMatch(/^\d+[BKMGTP]$/)
           const settings = yield* raw("/api/v1/settings")
           expect(settings.body).toEqual({ argilla: { share_your_progress_enabled: false } })

@@ -132,7 +132,7 @@ for (const dialect of dialects) {
         Effect.gen(function*() {
           const { dataset } = yield* richDataset()
           const twice = yield* bulk(dataset, "POST", [{ external_id: "a", fields: { text: "1" } }, { external_id: "a", fields: { text: "2" } }])
-          expect(twice.body).toEqual({ detail: "External IDs must be unique" })
+          expect(twice.body).toEqual({ detail: "External IDs must be unique: items 0 and 1 have the same external_id `a`" })
           expect((yield* bulk(dataset, "POST", [{ external_id: "a", fields: { text: "1" } }])).status).toBe(201)
           const again = yield* bulk(dataset, "POST", [{ external_id: "a", fields: { text: "1" } }])
           expect(again.body).toEqual({ detail: "found records with same external ids: a" })

@@ -9,6 +9,13 @@ import { plainBulk } from "../../src/http/BulkPayload.js"
 
 const ID = "0b9f6c1e-4a57-4a8f-9d5e-2f6a1c3b7d10"
 
+/** `levels` arrays, one inside the other. */
+const nested = (levels: number): unknown => {
+  let value: unknown = "leaf"
+  for (let i = 0; i < levels; i++) value = [value]
+  return value
+}
+
 const plain = (i: number) => ({
   external_id: `rec-${i}`,
   fields: { title: "Großartig 👍🏽", body: "text", nested: { a: [1, 2] } },
@@ -39,6 +46,12 @@ const variants: ReadonlyArray<[string, unknown]> = [
   ["null responses", { fields: { text: "x" }, responses: null }],
   ["suggestions", { fields: { text: "x" }, suggestions: [{ question_name: "q", value: "a" }] }],
   ["vectors", { fields: { text: "x" }, vectors: { v: [0.1, 0.2] } }],
+  // The object itself is level 1: 31 more levels are the most a stored value may nest (MAX_JSON_DEPTH = 32).
+  ["metadata at the depth limit", { fields: { text: "x" }, metadata: { deep: nested(31) } }],
+  ["metadata past the depth limit", { fields: { text: "x" }, metadata: { deep: nested(32) } }],
+  ["fields at the depth limit", { fields: { text: "x", custom: nested(31) } }],
+  ["fields past the depth limit", { fields: { text: "x", custom: nested(32) } }],
+  ["fields nested 100 000 deep", { fields: { custom: nested(100_000) } }],
   ["__proto__ in fields", JSON.parse(`{"fields": {"__proto__": {"x": 1}, "text": "x"}}`)],
   ["__proto__ in the record", JSON.parse(`{"fields": {"text": "x"}, "__proto__": {"x": 1}}`)],
   ["null", null],
@@ -90,6 +103,10 @@ describe("plainBulk", () => {
     ]) {
       expect(plainBulk({ items: [item] }, "upsert")).toBeUndefined()
     }
+    // Values nested past the limit are the schema's to refuse.
+    expect(plainBulk({ items: [{ fields: { text: "x" }, metadata: { deep: nested(32) } }] }, "create")).toBeUndefined()
+    expect(Either.isLeft(decode("create", { items: [{ fields: { text: "x" }, metadata: { deep: nested(32) } }] })))
+      .toBe(true)
     // Create needs fields, and takes no id.
     expect(plainBulk({ items: [{ external_id: "a" }] }, "create")).toBeUndefined()
     expect(plainBulk({ items: [{ id: ID, fields: { text: "x" } }] }, "create")).toBeUndefined()

@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { Conflict } from "../../domain/Errors.js"
+import { Conflict, Unprocessable } from "../../domain/Errors.js"
 import { UserId } from "../../domain/Ids.js"
 import type { Role, User, UserCreate, UserUpdate } from "../../domain/User.js"
 import type { Workspace } from "../../domain/Workspace.js"
@@ -30,6 +30,13 @@ export const shownTo = (policy: Policy, viewer: User) =>
 
 const usernameTaken = (username: string) => new Conflict({ detail: `User username \`${username}\` is not unique` })
 
+const lastOwner = (change: "deleted" | "demoted") =>
+  new Unprocessable({
+    detail: change === "deleted"
+      ? "The last owner cannot be deleted: make another user an owner first"
+      : "The last owner cannot stop being an owner: make another user an owner first"
+  })
+
 /** What a new user is made of; `api_key` is only settable by the operator (CLI, owner bootstrap), never over HTTP. */
 export interface NewUser extends UserCreate {
   readonly api_key?: string | undefined
@@ -45,11 +52,21 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
 
     const find = (id: UserId) => repo.findById(id).pipe(orNotFound("User", id))
 
-    /** Creates a user without a policy check: for the CLI and the owner bootstrap, and after `create`'s check. */
+    /** Inside the transaction that deletes or demotes `user`: fails when that would leave no owner at all. */
+    const keepAnOwner = (user: UserRow, change: "deleted" | "demoted") =>
+      user.role !== "owner"
+        ? Effect.void
+        : Effect.flatMap(repo.lockOwners, (owners) =>
+          owners.some((id) => id !== user.id) ? Effect.void : Effect.fail(lastOwner(change)))
+
+    /**
+     * Creates a user without a policy check: for the CLI and the owner bootstrap, and after `create`'s check. An id
+     * in the body is ignored, as Argilla's create schema has none: the server always issues a new one.
+     */
     const createTrusted = Effect.fn("Users.createTrusted")(function*(input: NewUser) {
       const at = yield* now
       const row: UserRow = {
-        id: input.id ?? UserId.make(newId()),
+        id: UserId.make(newId()),
         first_name: input.first_name,
         last_name: input.last_name ?? null,
         username: input.username,
@@ -63,9 +80,6 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
       if (Option.isSome(inserted)) return toUser(inserted.value)
       // Something unique was taken: say which.
       if (yield* repo.usernameTaken(row.username)) return yield* usernameTaken(row.username)
-      if (Option.isSome(yield* repo.findById(row.id))) {
-        return yield* new Conflict({ detail: `User with id \`${row.id}\` already exists` })
-      }
       return yield* new Conflict({ detail: "User API key is not unique" })
     })
 
@@ -104,7 +118,9 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
       if (changes.username !== current.username && (yield* repo.usernameTaken(changes.username))) {
         return yield* usernameTaken(changes.username)
       }
-      const updated = yield* db.transaction(repo.update(current.id, changes)).pipe(
+      const demoted = current.role === "owner" && changes.role !== "owner"
+      const write = repo.update(current.id, changes)
+      const updated = yield* db.transaction(demoted ? Effect.zipRight(keepAnOwner(current, "demoted"), write) : write).pipe(
         Effect.ensuring(cache.invalidate),
         // Two renames to the same username at once: the loser is told, not given a 500.
         Effect.catchSomeDefect((defect) =>
@@ -117,7 +133,9 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
     const remove = Effect.fn("Users.delete")(function*(actor: User, id: UserId) {
       const current = yield* find(id)
       yield* policy.require(actor, "users.manage")
-      yield* db.transaction(repo.delete(id)).pipe(Effect.ensuring(cache.invalidate))
+      yield* db.transaction(Effect.zipRight(keepAnOwner(current, "deleted"), repo.delete(id))).pipe(
+        Effect.ensuring(cache.invalidate)
+      )
       return (yield* shownTo(policy, actor))(toUser(current))
     })
 

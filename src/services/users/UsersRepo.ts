@@ -69,6 +69,18 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("Gloss/UsersRepo", {
       execute: (id) => sql`delete from users where id = ${id}`
     })
 
+    /**
+     * The owners' ids, locked (on PostgreSQL) until the transaction ends: two owners deleting or demoting each other
+     * at once are then taken one after the other, and the second sees that it would remove the last owner. SQLite
+     * has a single writer anyway.
+     */
+    const lockOwners = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: Schema.Struct({ id: UserId }),
+      execute: () =>
+        sql`select id from users where role = 'owner' ${sql.literal(sql.onDialectOrElse({ pg: () => "for update", orElse: () => "" }))}`
+    })
+
     const existing = SqlSchema.findAll({
       Request: Schema.Array(Schema.String),
       Result: Schema.Struct({ id: UserId }),
@@ -89,6 +101,7 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("Gloss/UsersRepo", {
       insert: (row: UserRow) => insert(row).pipe(Effect.orDie),
       update: (id: UserId, changes: typeof UserChanges.Type) => update(id, changes).pipe(Effect.orDie),
       delete: (id: UserId) => remove(id).pipe(Effect.orDie),
+      lockOwners: lockOwners().pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
       usernameTaken: (username: string) => findByUsername(username).pipe(Effect.map(Option.isSome), Effect.orDie)
     } as const
   }),

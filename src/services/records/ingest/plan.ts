@@ -4,6 +4,7 @@
  * nothing.
  */
 import { Either } from "effect"
+import { firstRepeated } from "../../../domain/Common.js"
 import { RecordId, ResponseId, type UserId, type VectorSettingsId } from "../../../domain/Ids.js"
 import type { RecordUpsert } from "../../../domain/Record.js"
 import type { RecordRow, ResponseRow, SuggestionRow, VectorRow } from "../rows.js"
@@ -18,7 +19,7 @@ export interface Known {
   /** Records of this dataset, by external id and by id. */
   readonly byExternalId: ReadonlyMap<string, RecordRow>
   readonly byId: ReadonlyMap<string, RecordRow>
-  /** Ids taken by records of other datasets. */
+  /** Ids taken by records of other datasets: a new record that names one gets a new id. */
   readonly elsewhere: ReadonlySet<string>
   readonly users: ReadonlySet<string>
 }
@@ -52,7 +53,16 @@ const at = (position: number, reason: string) => `Record at position ${position}
 export const plan = (input: PlanInput): Either.Either<Plan, string> => {
   const { context, known, now } = input
   const externalIds = input.items.flatMap((item) => (item.external_id == null ? [] : [item.external_id]))
-  if (new Set(externalIds).size !== externalIds.length) return Either.left("External IDs must be unique")
+  const sameExternalId = firstRepeated(input.items, (item) => item.external_id ?? undefined)
+  if (sameExternalId !== undefined) {
+    const { first, key, second } = sameExternalId
+    return Either.left(`External IDs must be unique: items ${first} and ${second} have the same external_id \`${key}\``)
+  }
+  // Two items with one id would both be written to one record: refused, rather than a conflict in the database.
+  const sameId = firstRepeated(input.items, (item) => item.id ?? undefined)
+  if (sameId !== undefined) {
+    return Either.left(`items ${sameId.first} and ${sameId.second} have the same id \`${sameId.key}\``)
+  }
   if (input.mode === "create") {
     const stored = externalIds.filter((id) => known.byExternalId.has(id))
     if (stored.length > 0) return Either.left(`found records with same external ids: ${stored.join(", ")}`)
@@ -68,12 +78,10 @@ export const plan = (input: PlanInput): Either.Either<Plan, string> => {
     respondents: []
   }
   const respondents = new Set<UserId>()
+  const positions = new Map<string, number>()
   for (const [position, item] of input.items.entries()) {
     const existing = (item.external_id == null ? undefined : known.byExternalId.get(item.external_id)) ??
       (item.id == null ? undefined : known.byId.get(item.id))
-    if (existing === undefined && item.id != null && known.elsewhere.has(item.id)) {
-      return Either.left(at(position, `the id \`${item.id}\` belongs to a record of another dataset`))
-    }
     const fields = existing?.fields ?? item.fields ?? {}
     const checks = [
       existing === undefined ? validateRecordFields(context, fields, "create") : Either.void,
@@ -82,7 +90,14 @@ export const plan = (input: PlanInput): Either.Either<Plan, string> => {
     ]
     const failed = checks.find(Either.isLeft)
     if (failed !== undefined) return Either.left(at(position, failed.left))
-    const recordId = existing?.id ?? item.id ?? RecordId.make(input.newId())
+    // A client's id is kept while it is free. One taken by another dataset's record (a dataset exported and imported
+    // on the same server) gets a new record with a new id instead, as Argilla always issues its own.
+    const recordId = existing?.id ??
+      (item.id != null && !known.elsewhere.has(item.id) ? item.id : RecordId.make(input.newId()))
+    // One item matched by external id, another by id: both would update the same stored record.
+    const earlier = positions.get(recordId)
+    if (earlier !== undefined) return Either.left(`items ${earlier} and ${position} are the same record \`${recordId}\``)
+    positions.set(recordId, position)
 
     const users = new Set<string>()
     let submitted = 0

@@ -13,7 +13,7 @@ import { insertionOrder } from "../../database/ddl.js"
 import type { IndexedRecord, IndexSchema, MetadataMetricsResult, SearchHits, SearchQuery } from "../Query.js"
 import { SearchEngine } from "../SearchEngine.js"
 import { clauses } from "./clauses.js"
-import { jsonSql } from "./json.js"
+import { isMalformedJson, type JsonSql, jsonSql } from "./json.js"
 import { postgresTextIndex } from "./postgresText.js"
 import { sqliteTextIndex } from "./sqliteFts.js"
 import { vectorIndex } from "./VectorIndex.js"
@@ -53,6 +53,13 @@ export const DatabaseEngineLive = Layer.scoped(
       reader === undefined ? statement : reader.all(statement.compile())
     const text = sql.onDialectOrElse({ pg: () => postgresTextIndex(sql), orElse: () => sqliteTextIndex(sql) })
     const json = jsonSql(sql)
+    const tolerantJson = jsonSql(sql, true)
+    /**
+     * Runs a statement over JSON columns as it is; on SQLite a record stored before values were bounded in depth can
+     * make it fail ("malformed JSON"), and then it runs again, skipping the documents that do not parse.
+     */
+    const overJson = <A, E>(run: (json: JsonSql) => Effect.Effect<A, E>) =>
+      Effect.catchIf(run(json), isMalformedJson, () => run(tolerantJson))
     const vectors = vectorIndex(sql)
     const sequence = sql.unsafe(`r.${insertionOrder(sql)}`)
     // A per-user permutation of the insertion order: an affine step, then a square (so different seeds give
@@ -62,7 +69,7 @@ export const DatabaseEngineLive = Layer.scoped(
       return sql`((${x} * ${x} + ${seed}) % 2147483647)`
     }
 
-    const search = Effect.fn("DatabaseEngine.search")(function*(schema: IndexSchema, query: SearchQuery) {
+    const searchWith = (json: JsonSql, schema: IndexSchema, query: SearchQuery) => Effect.gen(function*() {
       const c = clauses(sql, json, query.user)
       const match = query.text === undefined ? undefined : text.matches(schema, query.text.q, query.text.field)
       if (query.text !== undefined && match === undefined) return { hits: [], total: 0 } satisfies SearchHits
@@ -102,10 +109,15 @@ export const DatabaseEngineLive = Layer.scoped(
       const total = rows[0]?.total ??
         (query.offset === 0 ? 0 : (yield* decodeCount(yield* read(sql`select count(*) as n from ${from} where ${where}`)))[0]?.n ?? 0)
       return { hits: rows.map(({ id, score }) => ({ id, score })), total } satisfies SearchHits
-    }, Effect.orDie)
+    })
+    const search = Effect.fn("DatabaseEngine.search")(
+      (schema: IndexSchema, query: SearchQuery) => overJson((json) => searchWith(json, schema, query)),
+      Effect.orDie
+    )
 
-    const metadataMetrics = Effect.fn("DatabaseEngine.metadataMetrics")(
-      function*(schema: IndexSchema, property: { readonly name: string; readonly settings: MetadataSettings }) {
+    type Property = { readonly name: string; readonly settings: MetadataSettings }
+    const metricsWith = (json: JsonSql, schema: IndexSchema, property: Property) =>
+      Effect.gen(function*() {
         const inDataset = sql`r.dataset_id = ${schema.datasetId}`
         if (property.settings.type === "terms") {
           const each = json.elements("r.metadata", [property.name])
@@ -132,7 +144,9 @@ export const DatabaseEngineLive = Layer.scoped(
             ? Math.round(Number(value) * 1e5) / 1e5
             : Number(value)
         return { type: property.settings.type, min: round(row?.min), max: round(row?.max) } satisfies MetadataMetricsResult
-      },
+      })
+    const metadataMetrics = Effect.fn("DatabaseEngine.metadataMetrics")(
+      (schema: IndexSchema, property: Property) => overJson((json) => metricsWith(json, schema, property)),
       Effect.orDie
     )
 

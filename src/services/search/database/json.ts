@@ -2,7 +2,7 @@
  * Reading values out of JSON columns, on both dialects: SQLite's json1 functions, PostgreSQL's jsonb operators.
  * Paths are made of names the API has already validated (`[a-z0-9_-]`), so they can be spelled into the SQL.
  */
-import type { SqlClient, Statement } from "@effect/sql"
+import { type SqlClient, SqlError, type Statement } from "@effect/sql"
 import type { TermValue } from "../Query.js"
 
 type Fragment = Statement.Fragment
@@ -28,10 +28,22 @@ export interface JsonSql {
   readonly elements: (column: string, path: ReadonlyArray<string>) => { readonly from: Fragment; readonly term: Fragment }
 }
 
+/** SQLite's complaint about a document it cannot parse (see `tolerant` below). */
+export const isMalformedJson = (error: unknown): boolean =>
+  error instanceof SqlError.SqlError &&
+  [error.message, error.cause instanceof Error ? error.cause.message : String(error.cause)].some((message) =>
+    message.includes("malformed JSON")
+  )
+
 const sqlitePath = (path: ReadonlyArray<string>) => `'$${path.map((key) => `."${key}"`).join("")}'`
 const pgPath = (path: ReadonlyArray<string>) => `'{${path.join(",")}}'`
 
-export const jsonSql = (sql: SqlClient.SqlClient): JsonSql =>
+/**
+ * `tolerant`: on SQLite, a document that does not parse is read as null instead of failing the whole statement
+ * ("malformed JSON"). SQLite's parser refuses JSON nested 1 000 levels deep, which records written before values were
+ * bounded in depth may hold. Checking costs a second parse of every document, so it is for the retry only.
+ */
+export const jsonSql = (sql: SqlClient.SqlClient, tolerant = false): JsonSql =>
   sql.onDialectOrElse({
     pg: (): JsonSql => {
       const at = (column: string, path: ReadonlyArray<string>) => `(${column} #> ${pgPath(path)})`
@@ -54,16 +66,17 @@ export const jsonSql = (sql: SqlClient.SqlClient): JsonSql =>
       }
     },
     orElse: (): JsonSql => {
-      const each = (column: string, path: ReadonlyArray<string>) => `json_each(${column}, ${sqlitePath(path)})`
+      const doc = (column: string) => (tolerant ? `iif(json_valid(${column}), ${column}, null)` : column)
+      const each = (column: string, path: ReadonlyArray<string>) => `json_each(${doc(column)}, ${sqlitePath(path)})`
       // json_each over a scalar yields that scalar, over an array its elements: one query for both shapes.
       const bind = (value: TermValue) => (typeof value === "boolean" ? (value ? 1 : 0) : value)
       return {
         number: (column, path) =>
           sql.unsafe(
-            `(case when json_type(${column}, ${sqlitePath(path)}) in ('integer', 'real') ` +
-              `then json_extract(${column}, ${sqlitePath(path)}) end)`
+            `(case when json_type(${doc(column)}, ${sqlitePath(path)}) in ('integer', 'real') ` +
+              `then json_extract(${doc(column)}, ${sqlitePath(path)}) end)`
           ),
-        text: (column, path) => sql.unsafe(`json_extract(${column}, ${sqlitePath(path)})`),
+        text: (column, path) => sql.unsafe(`json_extract(${doc(column)}, ${sqlitePath(path)})`),
         containsAny: (column, path, values) =>
           sql`exists (select 1 from ${sql.unsafe(each(column, path))} j where j.value in ${sql.in(values.map(bind))})`,
         numberBetween: (column, path, ge, le) =>

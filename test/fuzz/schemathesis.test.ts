@@ -1,0 +1,106 @@
+/**
+ * Schema fuzzing: Schemathesis generates requests from the served OpenAPI document (valid and invalid ones, edge
+ * cases of every schema, sequences of calls) against a real server with seeded data, as the owner. No request may
+ * get a 5xx, and every answer must have a status the document declares and match the schema declared for it.
+ *
+ * Schemathesis comes from PyPI into .venv (scripts/services.sh, pinned in scripts/fuzz-requirements.txt). Without it
+ * the run is skipped with a printed reason, except under CI=true, where that is a failure. GLOSS_FUZZ_SEED and
+ * GLOSS_FUZZ_MAX_EXAMPLES change the seed and the bound for a longer local run.
+ */
+import { spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { expect, it as vitestIt, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { OWNER, TestServer, TestServerLive } from "../support/server.js"
+import { schemathesisToml } from "./config.js"
+import { seedForFuzzing } from "./seed.js"
+
+const ROOT = path.resolve(import.meta.dirname, "../..")
+const SCHEMATHESIS = path.join(ROOT, ".venv/bin/schemathesis")
+const PINNED = /^schemathesis==(\S+)$/m.exec(fs.readFileSync(path.join(ROOT, "scripts/fuzz-requirements.txt"), "utf8"))?.[1]
+/** The whole run, after which it is stopped and fails: ~100 s on two idle cores. */
+const TIME_LIMIT_MS = 240_000
+
+const installed = () => {
+  if (!fs.existsSync(SCHEMATHESIS)) return "no .venv/bin/schemathesis"
+  const version = spawnSync(SCHEMATHESIS, ["--version"], { encoding: "utf8" }).stdout.trim()
+  return version === `schemathesis, version ${PINNED}` ? undefined : `.venv has '${version}', not ${PINNED}`
+}
+
+const problem = installed()
+if (problem !== undefined) {
+  const reason = `${problem} (run scripts/services.sh)`
+  if (process.env["CI"] === "true") throw new Error(`the Schemathesis run cannot happen: ${reason}`)
+  console.warn(`fuzz: skipping the Schemathesis run of test/fuzz: ${reason}`)
+}
+
+/** Runs Schemathesis in `directory` (its example database and caches stay there) and collects what it prints. */
+const schemathesis = (directory: string, args: ReadonlyArray<string>) =>
+  Effect.async<{ readonly code: number | null; readonly output: string }>((resume) => {
+    const child = spawn(SCHEMATHESIS, args, {
+      cwd: directory,
+      env: { ...process.env, NO_COLOR: "1", COLUMNS: "120" },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let output = ""
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    const timer = setTimeout(() => {
+      output += `\nfuzz: stopped after ${TIME_LIMIT_MS / 1000} s\n`
+      child.kill("SIGKILL")
+    }, TIME_LIMIT_MS)
+    child.on("close", (code) => {
+      clearTimeout(timer)
+      resume(Effect.succeed({ code, output }))
+    })
+    return Effect.sync(() => child.kill("SIGKILL"))
+  })
+
+/** From the failures (when there are any) or the summary to the end: what a reader of the test log needs. */
+const report = (output: string) => {
+  const start = [/^=+ FAILURES =+$/m, /^=+ SUMMARY =+$/m].map((heading) => heading.exec(output)?.index)
+    .find((index) => index !== undefined)
+  return start === undefined ? output : output.slice(start)
+}
+
+if (problem !== undefined) {
+  vitestIt.skip("Schemathesis finds no server error and no answer outside the document (not installed)", () => {})
+} else {
+  layer(TestServerLive("sqlite"), { excludeTestServices: true, timeout: 60_000 })("schema fuzzing", (it) => {
+    it.effect(
+      "Schemathesis finds no server error, no undeclared status and no answer outside its schema",
+      () =>
+        Effect.gen(function*() {
+          const { url } = yield* TestServer
+          const seed = yield* seedForFuzzing
+          const directory = fs.mkdtempSync(path.join(os.tmpdir(), "gloss-fuzz-"))
+          yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(directory, { recursive: true, force: true })))
+          fs.writeFileSync(path.join(directory, "schemathesis.toml"), schemathesisToml(seed, OWNER.apiKey))
+          const { code, output } = yield* schemathesis(directory, [
+            "--config-file",
+            "schemathesis.toml",
+            "run",
+            `${url}/api/v1/openapi.json`,
+            "--checks",
+            "not_a_server_error,status_code_conformance,response_schema_conformance",
+            "--max-examples",
+            process.env["GLOSS_FUZZ_MAX_EXAMPLES"] ?? "25",
+            "--seed",
+            process.env["GLOSS_FUZZ_SEED"] ?? "1",
+            "--generation-database",
+            "none",
+            "--no-color"
+          ])
+          console.log(`fuzz: Schemathesis ${PINNED} against ${url}\n${report(output)}`)
+          // The last line: "=== 2 warnings in 98.65s ===", or "=== 3 failures, 1 errors, … in …s ===".
+          const outcome = /^=+ (.+) in [\d.]+s =+$/m.exec(output)?.[1]
+          expect(outcome).toBeDefined()
+          expect(outcome).not.toMatch(/failure|error/)
+          expect(code).toBe(0)
+        }).pipe(Effect.scoped),
+      TIME_LIMIT_MS + 30_000
+    )
+  })
+}
