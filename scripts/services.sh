@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs (when missing) and starts the services the full test suite uses: PostgreSQL and Redis from Debian's
-# packages, on loopback, and Chromium for the web UI's browser tests. Idempotent: safe to run again when they are
-# already up. Needs root (or sudo) for apt-get.
+# packages, on loopback, Chromium for the web UI's browser tests, and Schemathesis (in .venv) for the schema fuzzing
+# test. Idempotent: safe to run again when they are already up. Needs root (or sudo) for apt-get.
 set -euo pipefail
 
 SUDO=""
@@ -12,6 +12,8 @@ command -v pg_ctlcluster >/dev/null 2>&1 || missing+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 # The web UI's browser tests drive Debian's Chromium (browsers cannot be downloaded by npm here).
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+# The schema fuzzer (Schemathesis) lives in a Python virtual environment; Debian ships venv and ensurepip separately.
+python3 -c "import ensurepip, venv" >/dev/null 2>&1 || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "services: installing ${missing[*]}"
   $SUDO apt-get update -qq
@@ -45,4 +47,17 @@ if ! redis-cli -p 6379 ping >/dev/null 2>&1; then
   for _ in $(seq 1 50); do redis-cli -p 6379 ping >/dev/null 2>&1 && break; sleep 0.1; done
 fi
 
-echo "services: PostgreSQL at postgres://gloss:gloss@127.0.0.1:5432/gloss, Redis at redis://127.0.0.1:6379, Chromium at $(command -v chromium)"
+# Schemathesis for test/fuzz: the version scripts/fuzz-requirements.txt pins, in .venv at the repository's root
+# (git-ignored). Skipped when that version is already there.
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+schemathesis_version=$(sed -n 's/^schemathesis==//p' "$root/scripts/fuzz-requirements.txt")
+if ! compgen -G "$root/.venv/lib/python3*/site-packages/schemathesis-${schemathesis_version}.dist-info" >/dev/null; then
+  echo "services: installing Schemathesis ${schemathesis_version} into $root/.venv"
+  [ -x "$root/.venv/bin/pip" ] || python3 -m venv "$root/.venv"
+  "$root/.venv/bin/pip" install --quiet --disable-pip-version-check -r "$root/scripts/fuzz-requirements.txt"
+fi
+
+echo "services: PostgreSQL at postgres://gloss:gloss@127.0.0.1:5432/gloss, Redis at redis://127.0.0.1:6379, Chromium at $(command -v chromium), Schemathesis ${schemathesis_version} at $root/.venv/bin/schemathesis"
+
+# Elasticsearch and OpenSearch for the search tests, from Maven Central (cached outside the repository).
+bash "$(dirname "$0")/engines.sh"

@@ -1,13 +1,14 @@
 /**
  * The search contract (reference §1.12), written once and run against every engine available here: the built-in
- * engine on SQLite and on PostgreSQL always, Elasticsearch and OpenSearch when GLOSS_TEST_ELASTICSEARCH_URL /
- * GLOSS_TEST_OPENSEARCH_URL point at a running cluster.
+ * engine on SQLite and on PostgreSQL always, and every Elasticsearch and OpenSearch cluster of
+ * test/support/searchEngines.ts (scripts/engines.sh starts them).
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { dialects } from "../support/databases.js"
 import { datasetPath, draftDataset, send } from "../support/datasets.js"
 import { userWith, workspace } from "../support/fixtures.js"
+import { DeleteDatasetsAtEnd, serverEnv, testEngines } from "../support/searchEngines.js"
 import { TestServerLive } from "../support/server.js"
 
 type Json = Record<string, unknown>
@@ -18,10 +19,8 @@ const setups: Array<{ name: string; dialect: (typeof dialects)[number]; env: Rec
   dialect,
   env: { GLOSS_SEARCH_ENGINE: "database" }
 }))
-for (const [engine, variable] of [["elasticsearch", "GLOSS_TEST_ELASTICSEARCH_URL"], ["opensearch", "GLOSS_TEST_OPENSEARCH_URL"]] as const) {
-  const url = process.env[variable]
-  if (url === undefined) console.warn(`[gloss tests] Skipping the search contract on ${engine}: ${variable} is not set.`)
-  else setups.push({ name: `sqlite/${engine}`, dialect: "sqlite", env: { GLOSS_SEARCH_ENGINE: engine, GLOSS_ELASTICSEARCH: url } })
+for (const engine of testEngines) {
+  setups.push({ name: `sqlite/${engine.name}`, dialect: "sqlite", env: serverEnv(engine) })
 }
 
 const corpus = [
@@ -75,7 +74,10 @@ const ids = (body: unknown) => (body as { items: Array<Hit> }).items.map((hit) =
 
 for (const setup of setups) {
   describe(setup.name, () => {
-    layer(TestServerLive(setup.dialect, setup.env), { excludeTestServices: true, timeout: 120_000 })("search contract", (it) => {
+    const server = TestServerLive(setup.dialect, setup.env)
+    // On a cluster, the indexes of the datasets go when the suite ends.
+    const withCleanup = setup.env.GLOSS_SEARCH_ENGINE === "database" ? server : DeleteDatasetsAtEnd.pipe(Layer.provideMerge(server))
+    layer(withCleanup, { excludeTestServices: true, timeout: 120_000 })("search contract", (it) => {
       const search = (path: string, body: unknown, key?: string) => send("POST", path, body, key)
 
       it.effect("a text query finds records by any field (or one field), best match first, with a score and total", () =>

@@ -2,6 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { GlossConfig } from "../../Config.js"
 import type { Settings } from "../../domain/Info.js"
+import { SearchEngine } from "../../services/search/SearchEngine.js"
 import { VERSION } from "../../version.js"
 import { Api } from "../Api.js"
 
@@ -20,6 +21,7 @@ const human = (bytes: number): string => {
 export const InfoLive = HttpApiBuilder.group(Api, "info", (handlers) =>
   Effect.gen(function*() {
     const config = yield* GlossConfig
+    const engine = yield* SearchEngine
     const settings: Settings = {
       argilla: {
         share_your_progress_enabled: config.features.shareYourProgress,
@@ -44,10 +46,11 @@ export const InfoLive = HttpApiBuilder.group(Api, "info", (handlers) =>
     }
     return handlers
       .handle("version", () => Effect.succeed({ version: VERSION }))
+      // As Argilla: the engine's own description (a cluster's root document).
       .handle("status", () =>
-        Effect.sync(() => ({
+        Effect.map(engine.info, (info) => ({
           version: VERSION,
-          search_engine: { engine: config.search.engine },
+          search_engine: info,
           memory: Object.fromEntries(Object.entries(process.memoryUsage()).map(([key, bytes]) => [key, human(bytes)]))
         })))
       .handle("settings", () => Effect.succeed(settings))

@@ -53,7 +53,8 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
       }
       const at = yield* now
       const row: DatasetRow = {
-        id: input.id ?? DatasetId.make(newId()),
+        // An id in the body is ignored, as Argilla's create schema has none: the server always issues a new one.
+        id: DatasetId.make(newId()),
         name: input.name,
         guidelines: input.guidelines ?? null,
         allow_extra_metadata: input.allow_extra_metadata,
@@ -68,9 +69,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
       const inserted = yield* db.transaction(Effect.tap(repo.insert(row), (inserted) =>
         Option.isSome(inserted) ? events.dataset("dataset.created", inserted.value) : Effect.void))
       if (Option.isSome(inserted)) return inserted.value
-      return yield* Option.isSome(yield* repo.findById(row.id))
-        ? new Conflict({ detail: `Dataset with id \`${row.id}\` already exists` })
-        : nameTaken(row.name, row.workspace_id)
+      return yield* nameTaken(row.name, row.workspace_id)
     })
 
     const update = Effect.fn("Datasets.update")(function*(actor: User, id: DatasetId, patch: DatasetUpdate) {

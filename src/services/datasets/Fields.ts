@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { Conflict, Unprocessable } from "../../domain/Errors.js"
+import { Unprocessable } from "../../domain/Errors.js"
 import { type FieldCreate, FieldSettings, type FieldUpdate, NewField } from "../../domain/Field.js"
 import { FieldId, type DatasetId } from "../../domain/Ids.js"
 import type { User } from "../../domain/User.js"
@@ -10,6 +10,7 @@ import { orNotFound } from "../found.js"
 import { Datasets } from "./Datasets.js"
 import type { FieldRow } from "./rows.js"
 import { SettingsRepo } from "./SettingsRepo.js"
+import { settingNameTaken } from "./conflicts.js"
 import { newId } from "../ids.js"
 
 export class Fields extends Effect.Service<Fields>()("Gloss/Fields", {
@@ -39,7 +40,8 @@ export class Fields extends Effect.Service<Fields>()("Gloss/Fields", {
       }
       const at = yield* now
       const row: FieldRow = {
-        id: input.id ?? FieldId.make(newId()),
+        // An id in the body is ignored, as Argilla's create schema has none: the server always issues a new one.
+        id: FieldId.make(newId()),
         name: input.name,
         title: input.title,
         required: input.required,
@@ -52,9 +54,7 @@ export class Fields extends Effect.Service<Fields>()("Gloss/Fields", {
       return yield* Option.match(inserted, {
         onSome: Effect.succeed,
         onNone: () =>
-          Effect.fail(
-            new Conflict({ detail: `Field with name \`${input.name}\` already exists for dataset with id \`${datasetId}\`` })
-          )
+          Effect.fail(settingNameTaken("Field", input.name, datasetId))
       })
     })
 

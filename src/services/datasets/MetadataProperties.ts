@@ -1,5 +1,4 @@
 import { Effect, Option } from "effect"
-import { Conflict } from "../../domain/Errors.js"
 import { type DatasetId, MetadataPropertyId } from "../../domain/Ids.js"
 import {
   type MetadataPropertyCreate,
@@ -15,6 +14,7 @@ import { SearchIndex } from "../search/SearchIndex.js"
 import { Datasets } from "./Datasets.js"
 import type { MetadataPropertyRow } from "./rows.js"
 import { SettingsRepo } from "./SettingsRepo.js"
+import { settingNameTaken } from "./conflicts.js"
 import { newId } from "../ids.js"
 import { propertyShown, Viewers } from "../records/viewer.js"
 
@@ -52,7 +52,8 @@ export class MetadataProperties extends Effect.Service<MetadataProperties>()("Gl
         yield* datasets.access(actor, datasetId, "datasets.manage")
         const at = yield* now
         const row: MetadataPropertyRow = {
-          id: input.id ?? MetadataPropertyId.make(newId()),
+          // An id in the body is ignored, as Argilla's create schema has none: the server always issues a new one.
+          id: MetadataPropertyId.make(newId()),
           name: input.name,
           title: input.title,
           settings: input.settings,
@@ -66,11 +67,7 @@ export class MetadataProperties extends Effect.Service<MetadataProperties>()("Gl
           Effect.flatMap(Option.match({
             onSome: Effect.succeed,
             onNone: () =>
-              Effect.fail(
-                new Conflict({
-                  detail: `Metadata property with name \`${input.name}\` already exists for dataset with id \`${datasetId}\``
-                })
-              )
+              Effect.fail(settingNameTaken("Metadata property", input.name, datasetId))
           }))
         )
       }

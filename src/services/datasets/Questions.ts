@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import { GlossConfig } from "../../Config.js"
-import { Conflict, Unprocessable } from "../../domain/Errors.js"
+import { Unprocessable } from "../../domain/Errors.js"
 import { type DatasetId, QuestionId } from "../../domain/Ids.js"
 import { NewQuestion, type QuestionCreate, type QuestionUpdate } from "../../domain/Question.js"
 import type { User } from "../../domain/User.js"
@@ -12,6 +12,7 @@ import { Datasets } from "./Datasets.js"
 import { applySettingsUpdate, checkOptionLimits } from "./questionRules.js"
 import type { QuestionRow } from "./rows.js"
 import { SettingsRepo } from "./SettingsRepo.js"
+import { settingNameTaken } from "./conflicts.js"
 import { newId } from "../ids.js"
 
 export class Questions extends Effect.Service<Questions>()("Gloss/Questions", {
@@ -57,9 +58,7 @@ export class Questions extends Effect.Service<Questions>()("Gloss/Questions", {
       const dataset = yield* datasets.access(actor, datasetId, "datasets.manage")
       const existing = yield* questions.listByDataset(datasetId)
       if (existing.some((question) => question.name === input.name)) {
-        return yield* new Conflict({
-          detail: `Question with name \`${input.name}\` already exists for dataset with id \`${datasetId}\``
-        })
+        return yield* settingNameTaken("Question", input.name, datasetId)
       }
       if (dataset.status === "ready") {
         return yield* new Unprocessable({ detail: "questions cannot be created for a published dataset" })
@@ -68,7 +67,8 @@ export class Questions extends Effect.Service<Questions>()("Gloss/Questions", {
       if (input.settings.type === "span") yield* checkSpanField(datasetId, input.settings.field)
       const at = yield* now
       const row: QuestionRow = {
-        id: input.id ?? QuestionId.make(newId()),
+        // An id in the body is ignored, as Argilla's create schema has none: the server always issues a new one.
+        id: QuestionId.make(newId()),
         name: input.name,
         title: input.title,
         description: input.description ?? null,
@@ -81,7 +81,8 @@ export class Questions extends Effect.Service<Questions>()("Gloss/Questions", {
       return yield* db.transaction(questions.insert(row)).pipe(
         Effect.flatMap(Option.match({
           onSome: Effect.succeed,
-          onNone: () => Effect.fail(new Conflict({ detail: `Question with id \`${row.id}\` already exists` }))
+          // The name was free a moment ago: a concurrent create took it.
+          onNone: () => Effect.fail(settingNameTaken("Question", input.name, datasetId))
         }))
       )
     })

@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { Conflict, Unprocessable } from "../../domain/Errors.js"
+import { Unprocessable } from "../../domain/Errors.js"
 import { type DatasetId, VectorSettingsId } from "../../domain/Ids.js"
 import type { User } from "../../domain/User.js"
 import {
@@ -14,6 +14,7 @@ import { SearchIndex } from "../search/SearchIndex.js"
 import { Datasets } from "./Datasets.js"
 import type { VectorSettingsRow } from "./rows.js"
 import { SettingsRepo } from "./SettingsRepo.js"
+import { settingNameTaken } from "./conflicts.js"
 import { newId } from "../ids.js"
 
 export class VectorSettings extends Effect.Service<VectorSettings>()("Gloss/VectorSettings", {
@@ -39,9 +40,7 @@ export class VectorSettings extends Effect.Service<VectorSettings>()("Gloss/Vect
         yield* datasets.access(actor, datasetId, "datasets.manage")
         const existing = yield* vectorSettings.listByDataset(datasetId)
         if (existing.some((settings) => settings.name === input.name)) {
-          return yield* new Conflict({
-            detail: `Vector settings with name \`${input.name}\` already exists for dataset with id \`${datasetId}\``
-          })
+          return yield* settingNameTaken("Vector settings", input.name, datasetId)
         }
         if (existing.length >= MAX_VECTOR_SETTINGS) {
           return yield* new Unprocessable({
@@ -51,7 +50,8 @@ export class VectorSettings extends Effect.Service<VectorSettings>()("Gloss/Vect
         }
         const at = yield* now
         const row: VectorSettingsRow = {
-          id: input.id ?? VectorSettingsId.make(newId()),
+          // An id in the body is ignored, as Argilla's create schema has none: the server always issues a new one.
+          id: VectorSettingsId.make(newId()),
           name: input.name,
           title: input.title,
           dimensions: input.dimensions,
@@ -63,7 +63,8 @@ export class VectorSettings extends Effect.Service<VectorSettings>()("Gloss/Vect
           Effect.tap(() => index.settingsChanged(datasetId)),
           Effect.flatMap(Option.match({
             onSome: Effect.succeed,
-            onNone: () => Effect.fail(new Conflict({ detail: `Vector settings with id \`${row.id}\` already exists` }))
+            // The name was free a moment ago: a concurrent create took it.
+            onNone: () => Effect.fail(settingNameTaken("Vector settings", input.name, datasetId))
           }))
         )
       }

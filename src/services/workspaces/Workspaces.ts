@@ -25,14 +25,13 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
 
     const find = (id: WorkspaceId) => repo.findById(id).pipe(orNotFound("Workspace", id))
 
+    // An id in the body is ignored, as Argilla's create schema has none: the server always issues a new one.
     const createTrusted = Effect.fn("Workspaces.createTrusted")(function*(input: WorkspaceCreate) {
       const at = yield* now
-      const row = { id: input.id ?? WorkspaceId.make(newId()), name: input.name, inserted_at: at, updated_at: at }
+      const row = { id: WorkspaceId.make(newId()), name: input.name, inserted_at: at, updated_at: at }
       const inserted = yield* db.transaction(repo.insert(row))
       if (Option.isSome(inserted)) return inserted.value
-      return yield* Option.isSome(yield* repo.findByName(input.name))
-        ? new Conflict({ detail: `Workspace name \`${input.name}\` is not unique` })
-        : new Conflict({ detail: `Workspace with id \`${row.id}\` already exists` })
+      return yield* new Conflict({ detail: `Workspace name \`${input.name}\` is not unique` })
     })
 
     const create = Effect.fn("Workspaces.create")(function*(actor: User, input: WorkspaceCreate) {

@@ -1,7 +1,7 @@
 /**
- * The adapters against a real cluster: GLOSS_TEST_ELASTICSEARCH_URL and/or GLOSS_TEST_OPENSEARCH_URL (credentials
- * in the URL; GLOSS_TEST_SEARCH_SSL_VERIFY=false for a self-signed certificate). Each test works in an index of
- * its own, deleted afterwards. Without a URL the engine's suite is skipped, saying why.
+ * The adapters against every real cluster of test/support/searchEngines.ts (scripts/engines.sh starts them, or
+ * GLOSS_TEST_ELASTICSEARCH_URL / GLOSS_TEST_OPENSEARCH_URL name them). Each test works in an index of its own,
+ * deleted afterwards. A cluster that is not there is skipped, saying why (a failure with CI=true).
  */
 import * as crypto from "node:crypto"
 import { describe, expect, it } from "@effect/vitest"
@@ -11,12 +11,10 @@ import { DatasetId, RecordId, ResponseId } from "../../../src/domain/Ids.js"
 import { ElasticsearchEngineLive, OpenSearchEngineLive } from "../../../src/services/search/elastic/engine.js"
 import type { IndexedRecord, IndexSchema, SearchQuery } from "../../../src/services/search/Query.js"
 import { SearchEngine, type SearchEngineShape } from "../../../src/services/search/SearchEngine.js"
+import { sslVerify, testEngines } from "../../support/searchEngines.js"
 import { grownSchema, OTHER_USER, Q, query, record, schema, scopes, USER, VECTOR } from "./fixtures.js"
 
-const engines = [
-  { name: "Elasticsearch", variable: "GLOSS_TEST_ELASTICSEARCH_URL", layer: ElasticsearchEngineLive },
-  { name: "OpenSearch", variable: "GLOSS_TEST_OPENSEARCH_URL", layer: OpenSearchEngineLive }
-] as const
+const LAYERS = { elasticsearch: ElasticsearchEngineLive, opensearch: OpenSearchEngineLive } as const
 
 const id = (n: number) => RecordId.make(`00000000-0000-4000-8000-00000000000${n}`)
 const answer = (value: unknown) => ({ value })
@@ -71,19 +69,14 @@ const found = (engine: SearchEngineShape, own: IndexSchema, q: Partial<SearchQue
 const ordered = (engine: SearchEngineShape, own: IndexSchema, q: Partial<SearchQuery>) =>
   Effect.map(engine.search(own, query(q)), ({ hits }) => hits.map((hit) => hit.id))
 
-for (const { layer, name, variable } of engines) {
-  const url = process.env[variable]
-  if (url === undefined) console.warn(`[gloss tests] Skipping the ${name} integration suite: ${variable} is not set.`)
-  const live = layer.pipe(
-    Layer.provide(GlossConfig.fromRecord({
-      GLOSS_ELASTICSEARCH: url ?? "http://localhost:9200",
-      GLOSS_ELASTICSEARCH_SSL_VERIFY: process.env.GLOSS_TEST_SEARCH_SSL_VERIFY ?? "true"
-    }))
+for (const { flavor, name, url } of testEngines) {
+  const live = LAYERS[flavor].pipe(
+    Layer.provide(GlossConfig.fromRecord({ GLOSS_ELASTICSEARCH: url, GLOSS_ELASTICSEARCH_SSL_VERIFY: sslVerify }))
   )
   const run = <A>(effect: Effect.Effect<A, never, SearchEngine>) =>
     effect.pipe(Effect.provide(live), Effect.orDie, Logger.withMinimumLogLevel(LogLevel.Warning))
 
-  describe.skipIf(url === undefined)(`${name} integration`, () => {
+  describe(`${name} integration`, () => {
     it.live("passes the version check and reports the cluster's root document", () =>
       run(Effect.gen(function*() {
         const info = yield* (yield* SearchEngine).info

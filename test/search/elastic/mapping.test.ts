@@ -57,7 +57,14 @@ const properties = (vectors: object) => ({
   vectors: { properties: vectors }
 })
 
-const esVector = (dims: number) => ({ type: "dense_vector", dims, index: true, similarity: "cosine" })
+// Pinned: Elasticsearch 8.14+ would otherwise quantize (int8_hnsw) and misorder similar vectors.
+const esVector = (dims: number) => ({
+  type: "dense_vector",
+  dims,
+  index: true,
+  similarity: "cosine",
+  index_options: { type: "hnsw", m: 16, ef_construction: 100 }
+})
 const osVector = (dimension: number) => ({
   type: "knn_vector",
   dimension,

@@ -66,10 +66,17 @@ export const metadataMapping = (settings: MetadataSettings): JsonObject => {
   }
 }
 
-/** OpenSearch: Lucene's HNSW with its default graph parameters (see README for why not the reference's m=2). */
+/** Lucene's HNSW graph with its default parameters, on both engines (see README for why not the reference's m=2). */
+const HNSW = { m: 16, ef_construction: 100 } as const
+
+/**
+ * Elasticsearch: the graph type is pinned. From 8.14 a `dense_vector` defaults to `int8_hnsw`, whose quantized
+ * scores put most- and least-similar in the wrong order on small vectors; every supported version (index_options
+ * exists since 8.0) accepts a plain `hnsw`.
+ */
 export const vectorMapping = (flavor: Flavor, dimensions: number): JsonObject =>
   flavor === "elasticsearch"
-    ? { type: "dense_vector", dims: dimensions, index: true, similarity: "cosine" }
+    ? { type: "dense_vector", dims: dimensions, index: true, similarity: "cosine", index_options: { type: "hnsw", ...HNSW } }
     : {
       type: "knn_vector",
       dimension: dimensions,
@@ -77,7 +84,7 @@ export const vectorMapping = (flavor: Flavor, dimensions: number): JsonObject =>
         name: "hnsw",
         engine: "lucene",
         space_type: "cosinesimil",
-        parameters: { m: 16, ef_construction: 100 }
+        parameters: HNSW
       }
     }
 
