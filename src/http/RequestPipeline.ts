@@ -52,7 +52,7 @@ export const requestPipeline = (config: GlossConfigShape) => {
     const routed = app.pipe(
       Effect.catchAll((error) =>
         HttpServerError.isServerError(error) && error._tag === "RouteNotFound"
-          ? Effect.map(HttpServerRequest.HttpServerRequest, (request) => unrouted(routePath(request.url, baseUrl)))
+          ? Effect.map(HttpServerRequest.HttpServerRequest, (request) => unrouted(request.method, routePath(request.url, baseUrl)))
           : Effect.fail(error)
       ),
       // A second line of defence; `limitBody` has already refused what is over the limit.

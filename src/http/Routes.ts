@@ -68,10 +68,13 @@ export const bodyAt = (method: string, path: string): BodyKind | undefined =>
 
 const notFound = HttpServerResponse.unsafeJson({ detail: "Not Found" }, { status: 404 })
 
-/** The answer when nothing routes a request: 404 for a path the API does not have, else 405 with `Allow`. */
-export const unrouted = (path: string | undefined): HttpServerResponse.HttpServerResponse => {
+/**
+ * The answer when nothing routes a request: 405 with `Allow` for a method the path does not take, else 404 (a path
+ * the API does not have, or one the router could not match although a template would, e.g. odd percent-encoding).
+ */
+export const unrouted = (method: string, path: string | undefined): HttpServerResponse.HttpServerResponse => {
   const allowed = path === undefined ? [] : methodsAt(path)
-  return allowed.length === 0
+  return allowed.length === 0 || allowed.includes(method)
     ? notFound
     : HttpServerResponse.unsafeJson({ detail: "Method Not Allowed" }, { status: 405, headers: { allow: allowed.join(", ") } })
 }

@@ -145,7 +145,7 @@ export const StaticUiLive = Layer.unwrapEffect(Effect.map(GlossConfig, ({ server
           const urlPath = pathOf(request.url)
           if (urlPath === undefined) return notFound
           // A GET of an API path that takes other methods is a 405; of any other API path a 404.
-          if (urlPath === "/api" || urlPath.startsWith("/api/")) return unrouted(urlPath)
+          if (urlPath === "/api" || urlPath.startsWith("/api/")) return unrouted(request.method, urlPath)
           const wantsHtml = (request.headers["accept"] ?? "").includes("text/html")
           const loaded = yield* files
           if (Option.isNone(loaded)) return wantsHtml ? notBuilt : notFound
