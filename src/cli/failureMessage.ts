@@ -16,10 +16,35 @@ const describe = (error: unknown, heading: string): string => {
     }
     if (tagged._tag === "EngineUnavailable") return `${heading}: ${String(tagged.message)}`
     if (tagged._tag === "MigrationError") return `${heading}: a database migration failed: ${String(tagged.message)}`
+    if (tagged._tag === "ServeError") return `${heading}: ${cannotListen(tagged.cause)}`
     // The API's errors (NotFound, Conflict, …) carry their explanation in `detail`.
     if ("detail" in error && typeof error.detail === "string") return `${heading}: ${error.detail}`
   }
-  return `${heading}: ${error instanceof Error ? error.message : String(error)}`
+  return `${heading}: ${explain(error)}`
+}
+
+/** An error's own words; an error without a message (some of the platform's) is named by its cause or its tag. */
+const explain = (error: unknown): string => {
+  if (!(error instanceof Error)) return String(error)
+  if (error.message !== "") return error.message
+  if (error.cause !== undefined) return explain(error.cause)
+  return "_tag" in error ? String(error._tag) : error.name
+}
+
+/** Why the HTTP server could not listen, in the terms of the settings that decide it. */
+const cannotListen = (cause: unknown): string => {
+  const { address, code, port } = (cause ?? {}) as { address?: unknown; code?: unknown; port?: unknown }
+  const where = port === undefined ? "the port" : `port ${String(port)}${address === undefined ? "" : ` on ${String(address)}`}`
+  switch (code) {
+    case "EADDRINUSE":
+      return `${where} is already in use by another process: stop it, or choose another port with GLOSS_PORT`
+    case "EACCES":
+      return `not allowed to listen on ${where}: ports below 1024 need privileges; choose another with GLOSS_PORT`
+    case "EADDRNOTAVAIL":
+      return `cannot listen on ${where}: the address is not one of this machine's (GLOSS_HOST)`
+    default:
+      return `cannot listen for HTTP requests: ${explain(cause)}`
+  }
 }
 
 /**

@@ -7,6 +7,12 @@ import { GlossConfig } from "../Config.js"
 import { Users } from "./users/Users.js"
 import { Workspaces } from "./workspaces/Workspaces.js"
 
+/** What the log says when nobody can sign in yet. */
+export const FIRST_OWNER_HINT = "No owner exists yet, so nobody can sign in. Create the first one by starting the server " +
+  "with USERNAME and PASSWORD set (USERNAME=admin PASSWORD=<8+ characters> npm start; API_KEY and WORKSPACE are " +
+  "optional), or with `npm run gloss -- users create --username admin --password <8+ characters> --role owner` on the " +
+  "same database."
+
 export const ensureOwner = Effect.gen(function*() {
   const { owner } = yield* GlossConfig
   if (Option.isNone(owner.username) || Option.isNone(owner.password)) {
@@ -18,6 +24,9 @@ export const ensureOwner = Effect.gen(function*() {
       )
     } else if (Option.isSome(owner.password)) {
       yield* Effect.logWarning("PASSWORD is set without USERNAME: set both to create the owner; nothing was created")
+    } else if (!(yield* (yield* Users).hasOwner)) {
+      // A first start with nobody to sign in as: say how to get the first account rather than leave a silent server.
+      yield* Effect.logWarning(FIRST_OWNER_HINT)
     }
     return
   }

@@ -4,9 +4,11 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
+import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
+import { FIRST_OWNER_HINT } from "../../src/services/Bootstrap.js"
 
 const ROOT = path.resolve(import.meta.dirname, "../..")
 const TSX = path.join(ROOT, "node_modules/.bin/tsx")
@@ -94,5 +96,60 @@ describe("gloss server (process)", () => {
     const output = collect(child)
     expect(await exited(child)).toBe(1)
     expect(output()).toMatch(/Gloss cannot start: GLOSS_APP_MODULE .* (could not be loaded|must have a default export)/)
+  })
+
+  it("a port in use stops start-up with a message that names the port and GLOSS_PORT", async () => {
+    const blocker = net.createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve))
+    const port = (blocker.address() as net.AddressInfo).port
+    try {
+      const child = start({ GLOSS_HOME_PATH: fs.mkdtempSync(path.join(os.tmpdir(), "gloss-home-")), GLOSS_HOST: "127.0.0.1", GLOSS_PORT: String(port) })
+      const output = collect(child)
+      expect(await exited(child)).toBe(1)
+      expect(output()).toContain(
+        `Gloss cannot start: port ${port} on 127.0.0.1 is already in use by another process: stop it, or choose another port with GLOSS_PORT`
+      )
+    } finally {
+      blocker.close()
+    }
+  })
+
+  it("a first start without USERNAME and PASSWORD says how to create the first owner; once one exists it does not", async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "gloss-home-"))
+    const run = async (env: Record<string, string>) => {
+      const child = start({ GLOSS_HOME_PATH: home, GLOSS_PORT: "0", GLOSS_HOST: "127.0.0.1", ...env })
+      const output = collect(child)
+      await waitFor(output, /Listening on/)
+      child.kill("SIGTERM")
+      await exited(child)
+      return output()
+    }
+    expect(await run({})).toContain(FIRST_OWNER_HINT)
+    expect(await run({ USERNAME: "first-owner", PASSWORD: "first-owner-pw" })).not.toContain(FIRST_OWNER_HINT)
+    expect(await run({})).not.toContain(FIRST_OWNER_HINT)
+  })
+
+  it("`npm start` runs the server in npm's place (exec), so a supervisor's SIGTERM to npm stops it", async () => {
+    if (!fs.existsSync(path.join(ROOT, "dist/gloss.mjs"))) {
+      await new Promise((resolve) => spawn("npm", ["run", "build:server", "--silent"], { cwd: ROOT }).once("exit", resolve))
+    }
+    // --ignore-scripts skips prestart's full build (the UI), not the start script itself.
+    const npm = spawn("npm", ["start", "--ignore-scripts"], {
+      cwd: ROOT,
+      env: { ...process.env, GLOSS_HOME_PATH: fs.mkdtempSync(path.join(os.tmpdir(), "gloss-home-")), GLOSS_PORT: "0", GLOSS_HOST: "127.0.0.1" }
+    })
+    const output = collect(npm)
+    await waitFor(output, /Listening on http:\/\/127\.0\.0\.1:(\d+)/)
+    const port = /Listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output())?.[1]
+    npm.kill("SIGTERM")
+    await exited(npm)
+    // The server is gone with npm: nothing answers on its port any more.
+    const until = Date.now() + 10_000
+    let answering = true
+    while (answering && Date.now() < until) {
+      answering = await fetch(`http://127.0.0.1:${port}/api/v1/version`).then(() => true, () => false)
+      if (answering) await new Promise((r) => setTimeout(r, 100))
+    }
+    expect(answering).toBe(false)
   })
 })

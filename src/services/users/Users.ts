@@ -158,6 +158,7 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
       delete: remove,
       listWorkspaces,
       workspacesOf,
+      hasOwner: repo.hasOwner,
       findByUsername: repo.findByUsername,
       findByApiKey: repo.findByApiKey
     } as const

@@ -81,6 +81,12 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("Gloss/UsersRepo", {
         sql`select id from users where role = 'owner' ${sql.literal(sql.onDialectOrElse({ pg: () => "for update", orElse: () => "" }))}`
     })
 
+    const ownerCount = SqlSchema.single({
+      Request: Schema.Void,
+      Result: Schema.Struct({ n: Schema.Number }),
+      execute: () => sql`select count(*) as n from users where role = 'owner'`
+    })
+
     const existing = SqlSchema.findAll({
       Request: Schema.Array(Schema.String),
       Result: Schema.Struct({ id: UserId }),
@@ -102,6 +108,7 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("Gloss/UsersRepo", {
       update: (id: UserId, changes: typeof UserChanges.Type) => update(id, changes).pipe(Effect.orDie),
       delete: (id: UserId) => remove(id).pipe(Effect.orDie),
       lockOwners: lockOwners().pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
+      hasOwner: ownerCount().pipe(Effect.map(({ n }) => Number(n) > 0), Effect.orDie),
       usernameTaken: (username: string) => findByUsername(username).pipe(Effect.map(Option.isSome), Effect.orDie)
     } as const
   }),
