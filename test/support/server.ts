@@ -25,6 +25,13 @@ export interface TestServerShape {
 
 export class TestServer extends Context.Tag("test/TestServer")<TestServer, TestServerShape>() {}
 
+/**
+ * How much test servers log: nothing by default, so that a green run is quiet (the failures tests provoke on
+ * purpose — a receiver answering 410, workers meeting a database the test has dropped — are not news).
+ * GLOSS_TEST_LOG_LEVEL=error (or debug) shows them when a test needs explaining.
+ */
+export const TEST_LOG_LEVEL = process.env.GLOSS_TEST_LOG_LEVEL ?? "none"
+
 /** The server on `dialect` with the owner bootstrapped, on a fresh database; `env` adds or overrides variables. */
 export const TestServerLive = (dialect: Dialect, env: Record<string, string> = {}) =>
   Layer.unwrapScoped(Effect.map(freshDatabase(dialect), (database) =>
@@ -33,7 +40,7 @@ export const TestServerLive = (dialect: Dialect, env: Record<string, string> = {
       PASSWORD: OWNER.password,
       API_KEY: OWNER.apiKey,
       GLOSS_AUTH_SECRET_KEY: AUTH_SECRET,
-      GLOSS_LOG_LEVEL: "error",
+      GLOSS_LOG_LEVEL: TEST_LOG_LEVEL,
       // Test servers never talk to the real Hub (the telemetry tests turn it back on against a fake one).
       HF_HUB_DISABLE_TELEMETRY: "1",
       ...database.env,

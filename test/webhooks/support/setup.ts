@@ -17,7 +17,7 @@ import { WebhookSettings, type WebhookSettingsShape } from "../../../src/service
 import { type Backend, backends, removeRedisKeys, testSettings } from "../../jobs/support/backends.js"
 import { REDIS_URL, redisCluster } from "../../jobs/support/redis.js"
 import { freshDatabase } from "../../support/databases.js"
-import { AUTH_SECRET, OWNER, TestServer, TestServerOn } from "../../support/server.js"
+import { AUTH_SECRET, OWNER, TEST_LOG_LEVEL, TestServer, TestServerOn } from "../../support/server.js"
 import { Receiver, receiver } from "./receiver.js"
 
 export { type Backend, backends }
@@ -53,7 +53,7 @@ const SetupLayer = (backend: Backend, overrides: Partial<WebhookSettingsShape>) 
       PASSWORD: OWNER.password,
       API_KEY: OWNER.apiKey,
       GLOSS_AUTH_SECRET_KEY: AUTH_SECRET,
-      GLOSS_LOG_LEVEL: "error",
+      GLOSS_LOG_LEVEL: TEST_LOG_LEVEL,
       ...database.env
     }
     const webhooks = fastWebhooks(overrides)
