@@ -12,6 +12,9 @@ command -v pg_ctlcluster >/dev/null 2>&1 || missing+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 # The web UI's browser tests drive Debian's Chromium (browsers cannot be downloaded by npm here).
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+# The README's examples, run by test/readme/story.test.ts, use curl and jq.
+command -v curl >/dev/null 2>&1 || missing+=(curl)
+command -v jq >/dev/null 2>&1 || missing+=(jq)
 # The schema fuzzer (Schemathesis) lives in a Python virtual environment; Debian ships venv and ensurepip separately.
 python3 -c "import ensurepip, venv" >/dev/null 2>&1 || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
