@@ -67,6 +67,15 @@ export const SignIn = () => {
             Sign in with {PROVIDER_NAMES[name] ?? name}
           </a>
         ))}
+        <details className="first-time">
+          <summary>No account yet?</summary>
+          <p>
+            Accounts are created by an owner of this server. On a new server nobody can sign in until the first owner
+            exists: start it with <code>USERNAME</code> and <code>PASSWORD</code> set (for example{" "}
+            <code>USERNAME=admin PASSWORD=change-me-please npm start</code>), or run{" "}
+            <code>gloss users create --role owner</code>. The server's log says so at start-up.
+          </p>
+        </details>
       </form>
     </main>
   )

@@ -121,6 +121,9 @@ describe.skipIf(!hasChromium)("web UI, end to end", () => {
     await shoot(page, "sign-in")
     await signIn(page, alice.username, "wrong-password")
     await expect.poll(() => page.locator("[role=alert]").innerText()).toContain("Wrong username or password")
+    // How a new server gets its first account, one click away.
+    await page.getByText("No account yet?").click()
+    expect(await page.locator(".first-time").innerText()).toContain("USERNAME=admin PASSWORD=change-me-please npm start")
     await page.locator("#password").fill("")
     await page.locator("#password").focus()
     await page.keyboard.type(alice.password)
