@@ -6,8 +6,9 @@
  * payloads that make up an import have a plain shape: records with `fields`, `metadata`, `external_id` and `id`.
  * That shape is checked here by hand, and such a payload passes through as it is, which is what the schema would
  * give back. Anything else (responses, suggestions, vectors, an unknown key, a wrong type, `__proto__`) goes through
- * the schema as before, so every error is the schema's own: 422 with the same body. The endpoints still declare
- * their payload schemas, from which the docs and the typed client are made; a test keeps both paths equal.
+ * the schema, read as HttpApi reads every payload (`laxPayload`), so every error is the schema's own: 422 with the
+ * same body. The endpoints still declare their payload schemas, from which the docs and the typed client are made;
+ * a test keeps both paths equal.
  */
 import { HttpApiError, type HttpServerRequest } from "@effect/platform"
 import { Effect, ParseResult, Schema } from "effect"
@@ -19,6 +20,7 @@ import {
   type RecordUpsert
 } from "../domain/Record.js"
 import { keyNestedTooDeep } from "../domain/Json.js"
+import { laxPayload } from "./LaxPayload.js"
 
 type Mode = "create" | "upsert"
 
@@ -75,8 +77,9 @@ export const plainBulk = <M extends Mode>(
   return { items }
 }
 
-const decodeCreate = Schema.decodeUnknown(RecordsBulkCreate)
-const decodeUpsert = Schema.decodeUnknown(RecordsBulkUpsert)
+// The schema path reads the body as every other payload is read (strict first, then lax; see LaxPayload.ts).
+const decodeCreate = Schema.decodeUnknown(laxPayload(RecordsBulkCreate))
+const decodeUpsert = Schema.decodeUnknown(laxPayload(RecordsBulkUpsert))
 
 /**
  * What HttpApi reads as the payload of a JSON endpoint: the JSON body (malformed JSON is a defect, answered 422 by

@@ -16,8 +16,12 @@ import {
 import { DatabaseLocked, isBusy, isUnstorableText } from "../services/database/errors.js"
 import { Api } from "./Api.js"
 import { BodyTooDeep } from "./BodyLimit.js"
+import { laxErrorType } from "./Lax.js"
 
-const issueType = (tag: string): string => {
+const issueType = (tag: string, message: string): string => {
+  // The lax readings of numbers and booleans fail with pydantic's messages; their pydantic types go with them.
+  const lax = laxErrorType(message)
+  if (lax !== undefined) return lax
   switch (tag) {
     case "Missing":
       return "missing"
@@ -33,7 +37,7 @@ export const toValidationError = (error: HttpApiError.HttpApiDecodeError): Valid
     errors: error.issues.map((issue): ValidationIssue => ({
       loc: issue.path.map((key) => (typeof key === "number" ? key : String(key))),
       msg: issue.message,
-      type: issueType(issue._tag)
+      type: issueType(issue._tag, issue.message)
     }))
   })
 

@@ -26,8 +26,7 @@ const expectNoInternals = (text: string) => {
 }
 
 /**
- * The issues of a 422 in the ValidationError shape, as `loc.join(".")` → `msg`. An optional key's value that fails
- * also gets "Expected undefined, …" (a member of the union `optional` makes): the first message for a key is kept.
+ * The issues of a 422 in the ValidationError shape, as `loc.join(".")` → `msg`; the first message for a key is kept.
  */
 const issues = (response: { readonly status: number; readonly body: unknown; readonly text: string }) => {
   expect(response.status).toBe(422)

@@ -4,12 +4,12 @@ import { Fields } from "../../services/datasets/Fields.js"
 import { MetadataProperties } from "../../services/datasets/MetadataProperties.js"
 import { Questions } from "../../services/datasets/Questions.js"
 import { VectorSettings } from "../../services/datasets/VectorSettings.js"
-import { Api } from "../Api.js"
+import { ServerApi } from "../ServerApi.js"
 import { CurrentUser } from "../Authentication.js"
 
 const items = <A>(list: ReadonlyArray<A>) => ({ items: list })
 
-export const FieldsLive = HttpApiBuilder.group(Api, "fields", (handlers) =>
+export const FieldsLive = HttpApiBuilder.group(ServerApi, "fields", (handlers) =>
   Effect.gen(function*() {
     const fields = yield* Fields
     return handlers
@@ -19,7 +19,7 @@ export const FieldsLive = HttpApiBuilder.group(Api, "fields", (handlers) =>
       .handle("delete", ({ path }) => Effect.flatMap(CurrentUser, (actor) => fields.delete(actor, path.id)))
   })).pipe(Layer.provide(Fields.Default))
 
-export const QuestionsLive = HttpApiBuilder.group(Api, "questions", (handlers) =>
+export const QuestionsLive = HttpApiBuilder.group(ServerApi, "questions", (handlers) =>
   Effect.gen(function*() {
     const questions = yield* Questions
     return handlers
@@ -32,7 +32,7 @@ export const QuestionsLive = HttpApiBuilder.group(Api, "questions", (handlers) =
       .handle("delete", ({ path }) => Effect.flatMap(CurrentUser, (actor) => questions.delete(actor, path.id)))
   })).pipe(Layer.provide(Questions.Default))
 
-export const MetadataPropertiesLive = HttpApiBuilder.group(Api, "metadataProperties", (handlers) =>
+export const MetadataPropertiesLive = HttpApiBuilder.group(ServerApi, "metadataProperties", (handlers) =>
   Effect.gen(function*() {
     const properties = yield* MetadataProperties
     return handlers
@@ -48,7 +48,7 @@ export const MetadataPropertiesLive = HttpApiBuilder.group(Api, "metadataPropert
       .handle("delete", ({ path }) => Effect.flatMap(CurrentUser, (actor) => properties.delete(actor, path.id)))
   })).pipe(Layer.provide(MetadataProperties.Default))
 
-export const VectorSettingsLive = HttpApiBuilder.group(Api, "vectorSettings", (handlers) =>
+export const VectorSettingsLive = HttpApiBuilder.group(ServerApi, "vectorSettings", (handlers) =>
   Effect.gen(function*() {
     const vectors = yield* VectorSettings
     return handlers

@@ -1,10 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Datasets } from "../../services/datasets/Datasets.js"
-import { Api } from "../Api.js"
+import { ServerApi } from "../ServerApi.js"
 import { CurrentUser } from "../Authentication.js"
 
-export const DatasetsLive = HttpApiBuilder.group(Api, "datasets", (handlers) =>
+export const DatasetsLive = HttpApiBuilder.group(ServerApi, "datasets", (handlers) =>
   Effect.gen(function*() {
     const datasets = yield* Datasets
     return handlers

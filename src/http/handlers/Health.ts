@@ -2,11 +2,11 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Schema } from "effect"
 import { Readiness } from "../../domain/Health.js"
 import { Health } from "../../services/Health.js"
-import { Api } from "../Api.js"
+import { ServerApi } from "../ServerApi.js"
 
 const encode = Schema.encode(Readiness)
 
-export const HealthLive = HttpApiBuilder.group(Api, "health", (handlers) =>
+export const HealthLive = HttpApiBuilder.group(ServerApi, "health", (handlers) =>
   Effect.gen(function*() {
     const health = yield* Health
     return handlers

@@ -4,7 +4,7 @@ import { GlossConfig } from "../../Config.js"
 import type { Settings } from "../../domain/Info.js"
 import { SearchEngine } from "../../services/search/SearchEngine.js"
 import { VERSION } from "../../version.js"
-import { Api } from "../Api.js"
+import { ServerApi } from "../ServerApi.js"
 
 /** Bytes as Argilla renders memory counters: `"134M"`. */
 const human = (bytes: number): string => {
@@ -18,7 +18,7 @@ const human = (bytes: number): string => {
   return `${Math.round(value)}${units[unit]}`
 }
 
-export const InfoLive = HttpApiBuilder.group(Api, "info", (handlers) =>
+export const InfoLive = HttpApiBuilder.group(ServerApi, "info", (handlers) =>
   Effect.gen(function*() {
     const config = yield* GlossConfig
     const engine = yield* SearchEngine

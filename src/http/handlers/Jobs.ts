@@ -1,10 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Jobs } from "../../services/jobs/Jobs.js"
-import { Api } from "../Api.js"
+import { ServerApi } from "../ServerApi.js"
 import { CurrentUser } from "../Authentication.js"
 
-export const JobsLive = HttpApiBuilder.group(Api, "jobs", (handlers) =>
+export const JobsLive = HttpApiBuilder.group(ServerApi, "jobs", (handlers) =>
   Effect.gen(function*() {
     const jobs = yield* Jobs
     return handlers.handle("get", ({ path }) => Effect.flatMap(CurrentUser, (actor) => jobs.get(actor, path.id)))

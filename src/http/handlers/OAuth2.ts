@@ -1,7 +1,7 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { OAuth, STATE_COOKIE_SECONDS, stateCookie } from "../../services/oauth/OAuth.js"
-import { Api } from "../Api.js"
+import { ServerApi } from "../ServerApi.js"
 
 /**
  * This server's origin as the browser sees it: behind a proxy (a Space, a load balancer) the forwarded headers
@@ -14,7 +14,7 @@ const originOf = (request: HttpServerRequest.HttpServerRequest) => {
   return `${scheme}://${host}`
 }
 
-export const OAuth2Live = HttpApiBuilder.group(Api, "oauth2", (handlers) =>
+export const OAuth2Live = HttpApiBuilder.group(ServerApi, "oauth2", (handlers) =>
   Effect.gen(function*() {
     const oauth = yield* OAuth
     return handlers

@@ -1,10 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Progress } from "../../services/records/Progress.js"
-import { Api } from "../Api.js"
+import { ServerApi } from "../ServerApi.js"
 import { CurrentUser } from "../Authentication.js"
 
-export const ProgressLive = HttpApiBuilder.group(Api, "progress", (handlers) =>
+export const ProgressLive = HttpApiBuilder.group(ServerApi, "progress", (handlers) =>
   Effect.gen(function*() {
     const progress = yield* Progress
     return handlers

@@ -4,10 +4,10 @@ import { Ingest } from "../../services/records/ingest/Ingest.js"
 import { bulkJson } from "../BulkJson.js"
 import { bulkPayload } from "../BulkPayload.js"
 import { Records } from "../../services/records/Records.js"
-import { Api } from "../Api.js"
+import { ServerApi } from "../ServerApi.js"
 import { CurrentUser } from "../Authentication.js"
 
-export const RecordsLive = HttpApiBuilder.group(Api, "records", (handlers) =>
+export const RecordsLive = HttpApiBuilder.group(ServerApi, "records", (handlers) =>
   Effect.gen(function*() {
     const records = yield* Records
     const ingest = yield* Ingest

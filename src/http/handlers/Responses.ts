@@ -1,10 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Responses } from "../../services/records/Responses.js"
-import { Api } from "../Api.js"
+import { ServerApi } from "../ServerApi.js"
 import { CurrentUser } from "../Authentication.js"
 
-export const ResponsesLive = HttpApiBuilder.group(Api, "responses", (handlers) =>
+export const ResponsesLive = HttpApiBuilder.group(ServerApi, "responses", (handlers) =>
   Effect.gen(function*() {
     const responses = yield* Responses
     return handlers

@@ -1,10 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Search } from "../../services/search/Search.js"
-import { Api } from "../Api.js"
+import { ServerApi } from "../ServerApi.js"
 import { CurrentUser } from "../Authentication.js"
 
-export const SearchLive = HttpApiBuilder.group(Api, "search", (handlers) =>
+export const SearchLive = HttpApiBuilder.group(ServerApi, "search", (handlers) =>
   Effect.gen(function*() {
     const search = yield* Search
     return handlers

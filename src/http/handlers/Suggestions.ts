@@ -2,12 +2,12 @@ import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Schema } from "effect"
 import { Suggestion } from "../../domain/Suggestion.js"
 import { Suggestions } from "../../services/records/Suggestions.js"
-import { Api } from "../Api.js"
+import { ServerApi } from "../ServerApi.js"
 import { CurrentUser } from "../Authentication.js"
 
 const encode = Schema.encode(Suggestion)
 
-export const SuggestionsLive = HttpApiBuilder.group(Api, "suggestions", (handlers) =>
+export const SuggestionsLive = HttpApiBuilder.group(ServerApi, "suggestions", (handlers) =>
   Effect.gen(function*() {
     const suggestions = yield* Suggestions
     return handlers

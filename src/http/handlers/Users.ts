@@ -1,10 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Users } from "../../services/users/Users.js"
-import { Api } from "../Api.js"
+import { ServerApi } from "../ServerApi.js"
 import { CurrentUser } from "../Authentication.js"
 
-export const UsersLive = HttpApiBuilder.group(Api, "users", (handlers) =>
+export const UsersLive = HttpApiBuilder.group(ServerApi, "users", (handlers) =>
   Effect.gen(function*() {
     const users = yield* Users
     return handlers

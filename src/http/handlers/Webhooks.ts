@@ -1,10 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Webhooks } from "../../services/webhooks/Webhooks.js"
-import { Api } from "../Api.js"
+import { ServerApi } from "../ServerApi.js"
 import { CurrentUser } from "../Authentication.js"
 
-export const WebhooksLive = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
+export const WebhooksLive = HttpApiBuilder.group(ServerApi, "webhooks", (handlers) =>
   Effect.gen(function*() {
     const webhooks = yield* Webhooks
     return handlers

@@ -1,10 +1,10 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Workspaces } from "../../services/workspaces/Workspaces.js"
-import { Api } from "../Api.js"
+import { ServerApi } from "../ServerApi.js"
 import { CurrentUser } from "../Authentication.js"
 
-export const WorkspacesLive = HttpApiBuilder.group(Api, "workspaces", (handlers) =>
+export const WorkspacesLive = HttpApiBuilder.group(ServerApi, "workspaces", (handlers) =>
   Effect.gen(function*() {
     const workspaces = yield* Workspaces
     return handlers
