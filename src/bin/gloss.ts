@@ -4,6 +4,7 @@ import { Command } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, Option } from "effect"
 import { bootstrapCommand } from "../cli/BootstrapCommand.js"
+import { datasetsCommand } from "../cli/DatasetsCommand.js"
 import { dbCommand } from "../cli/DbCommand.js"
 import { deployCommand } from "../cli/DeployCommand.js"
 import { loginCommand, logoutCommand } from "../cli/LoginCommand.js"
@@ -13,6 +14,7 @@ import { usersCommand } from "../cli/UsersCommand.js"
 import { workspacesCommand } from "../cli/WorkspacesCommand.js"
 import { failureMessage } from "../cli/failureMessage.js"
 import { serverCommand } from "../cli/ServerCommand.js"
+import { terminalOutput } from "../cli/terminalOutput.js"
 import { workerCommand } from "../cli/WorkerCommand.js"
 import { GlossConfig } from "../Config.js"
 import { LoggingLive } from "../Logging.js"
@@ -27,6 +29,7 @@ const gloss = Command.make("gloss").pipe(
     bootstrapCommand,
     usersCommand,
     workspacesCommand,
+    datasetsCommand,
     searchCommand,
     recordsCommand,
     deployCommand,
@@ -37,12 +40,16 @@ const gloss = Command.make("gloss").pipe(
 
 const run = Command.run(gloss, { name: "gloss", version: VERSION })
 
-// "gloss records import failed: …": a group's subcommand is part of the command's name.
-const GROUPS = new Set(["db", "users", "workspaces", "search", "records"])
+// "gloss records import failed: …", "$ gloss records import …": a group's subcommand is part of the command's name.
+const GROUPS = new Set(["db", "users", "workspaces", "datasets", "search", "records"])
+const COMMAND_WORD = /^[a-z][a-z-]*$/
 const [first, second] = process.argv.slice(2)
-const command = first !== undefined && GROUPS.has(first) && second !== undefined && /^[a-z][a-z-]*$/.test(second)
-  ? `${first} ${second}`
-  : first
+const path = first === undefined || !COMMAND_WORD.test(first)
+  ? []
+  : GROUPS.has(first) && second !== undefined && COMMAND_WORD.test(second)
+  ? [first, second]
+  : [first]
+const command = path.length === 0 ? first : path.join(" ")
 const heading = command === undefined || command === "server" ? "Gloss cannot start" : `gloss ${command} failed`
 
 // The logger is configured from the same environment as everything else; a bad GLOSS_LOG_* value is reported with
@@ -63,5 +70,6 @@ run(process.argv).pipe(
       onSome: (message) => Console.error(message)
     })
   ),
+  terminalOutput(path, process),
   NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true })
 )

@@ -1,5 +1,7 @@
-import * as fs from "node:fs"
-import * as readline from "node:readline"
+/**
+ * `gloss records import`: records from a JSONL or CSV file, upserted in batches through the same ingest path as the
+ * API. Every message about the file names a line of it; a failure says which lines were imported before it.
+ */
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, ParseResult, Schema, Stream } from "effect"
 import { DatasetId } from "../domain/Ids.js"
@@ -8,50 +10,11 @@ import { Datasets } from "../services/datasets/Datasets.js"
 import { Ingest } from "../services/records/ingest/Ingest.js"
 import { SearchIndex } from "../services/search/SearchIndex.js"
 import { AdminLive, SYSTEM_OWNER, UsageError } from "./admin.js"
-import { parseCsv } from "./csv.js"
+import { estimateRecords, formatOf, LineRejected, type NumberedRow, rowsOf } from "./importFile.js"
+import { importFailure, importProgress, type LineSpan, linesWord } from "./importReport.js"
 import { toRecord } from "./importRows.js"
 
 const decodeRecord = Schema.decodeUnknownEither(RecordUpsert)
-
-/** The rows of a `.jsonl` or `.csv` file, read as a stream (large files never sit in memory whole). */
-const rowsOf = (file: string): Stream.Stream<Readonly<Record<string, unknown>>, UsageError> => {
-  if (file.endsWith(".csv")) return parseCsv(file)
-  if (!file.endsWith(".jsonl") && !file.endsWith(".ndjson")) {
-    return Stream.fail(new UsageError({ message: `expected a .jsonl or .csv file, got ${file}` }))
-  }
-  const lines = Stream.fromAsyncIterable(
-    readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity }),
-    (cause) => new UsageError({ message: `cannot read ${file}: ${String(cause)}` })
-  )
-  return lines.pipe(
-    Stream.zipWithIndex,
-    Stream.filter(([line]) => line.trim() !== ""),
-    Stream.mapEffect(([line, index]) =>
-      Effect.try({
-        try: () => JSON.parse(line) as unknown,
-        catch: () => new UsageError({ message: `line ${index + 1} is not valid JSON` })
-      }).pipe(Effect.filterOrFail(
-        (value): value is Readonly<Record<string, unknown>> => typeof value === "object" && value !== null && !Array.isArray(value),
-        () => new UsageError({ message: `line ${index + 1} is not a JSON object` })
-      ))
-    )
-  )
-}
-
-/** Newlines in a file, counted while streaming it. */
-const countLines = (file: string) =>
-  Effect.async<number, UsageError>((resume) => {
-    let count = 0
-    let last = 10
-    fs.createReadStream(file)
-      .on("data", (chunk: string | Buffer) => {
-        const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk
-        for (const byte of bytes) if (byte === 10) count++
-        last = bytes[bytes.length - 1] ?? last
-      })
-      .on("end", () => resume(Effect.succeed(last === 10 ? count : count + 1)))
-      .on("error", (error) => resume(Effect.fail(new UsageError({ message: `cannot read ${file}: ${error.message}` }))))
-  })
 
 /**
  * A schema failure on one line: the first problem with its path (the tree form spans many lines; a union lists one
@@ -65,84 +28,87 @@ const oneLine = (error: ParseResult.ParseError) => {
   return `${where}${first.message.replace(/\s*\n\s*/g, " ")}`
 }
 
-/**
- * A rejected batch, in rows of the file: the API names the record by its position in the request ("Record at
- * position 3 is not valid because …"), which means nothing to someone looking at the file.
- */
-const batchFailure = (firstRow: number, count: number, detail: string) => {
-  const match = /^Record at position (\d+) is not valid because ([\s\S]*)$/.exec(detail)
-  return match === null
-    ? `rows ${firstRow}–${firstRow + count - 1}: ${detail}`
-    : `row ${firstRow + Number(match[1])} is not valid because ${match[2]}`
+interface Numbered<A> {
+  readonly value: A
+  readonly line: number
+  readonly end: number
 }
 
-const progressBar = (done: number, total: number) => {
-  const width = 30
-  const filled = Math.min(width, Math.round((done / Math.max(total, 1)) * width))
-  return `\r[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total} records`
+/**
+ * A rejected batch, in lines of the file: the API names the record by its position in the request ("Record at
+ * position 3 is not valid because …"), which means nothing to someone looking at the file.
+ */
+const batchFailure = (batch: ReadonlyArray<Numbered<unknown>>, detail: string) => {
+  const match = /^Record at position (\d+) is not valid because ([\s\S]*)$/.exec(detail)
+  const record = match === null ? undefined : batch[Number(match[1])]
+  if (match !== null && record !== undefined) return new LineRejected({ line: record.line, reason: match[2] ?? detail })
+  return new LineRejected({ line: batch[0]?.line ?? 0, last: batch.at(-1)?.end, reason: detail })
+}
+
+const decodeLine = (names: Parameters<typeof toRecord>[1]) => ({ end, line, row }: NumberedRow) => {
+  const decoded = decodeRecord(toRecord(row, names))
+  return decoded._tag === "Right"
+    ? Effect.succeed({ value: decoded.right, line, end })
+    : Effect.fail(new LineRejected({ line, reason: `not a record: ${oneLine(decoded.left)}` }))
 }
 
 const importCommand = Command.make("import", {
-  file: Args.file({ name: "file", exists: "yes" }),
-  dataset: Options.text("dataset").pipe(Options.withSchema(DatasetId), Options.withDescription("Id of a published dataset")),
-  batchSize: Options.integer("batch-size").pipe(Options.withDefault(MAX_RECORDS_PER_BULK))
+  file: Args.file({ name: "file", exists: "yes" }).pipe(Args.withDescription("A .jsonl (or .ndjson) or .csv file")),
+  dataset: Options.text("dataset").pipe(
+    Options.withSchema(DatasetId),
+    Options.withDescription("Id of a published dataset (`gloss datasets list` shows them)")
+  ),
+  batchSize: Options.integer("batch-size").pipe(
+    Options.withDefault(MAX_RECORDS_PER_BULK),
+    Options.withDescription(`Records per batch, 1 to ${MAX_RECORDS_PER_BULK}`)
+  )
 }, ({ batchSize, dataset: datasetId, file }) =>
   Effect.gen(function*() {
     if (batchSize < 1 || batchSize > MAX_RECORDS_PER_BULK) {
       return yield* new UsageError({ message: `--batch-size must be between 1 and ${MAX_RECORDS_PER_BULK}` })
     }
+    const format = yield* formatOf(file)
     yield* (yield* Datasets).get(SYSTEM_OWNER, datasetId)
     const schema = yield* (yield* SearchIndex).schemaOf(datasetId)
     const names = {
       fields: schema.fields.map((f) => f.name),
       metadata: schema.metadataProperties.map((p) => ({ name: p.name, numeric: p.settings.type !== "terms" }))
     }
-    const lines = yield* countLines(file)
-    // The bar counts lines: exact for JSONL, near enough for CSV (a header, maybe quoted newlines).
-    const total = file.endsWith(".csv") ? Math.max(lines - 1, 0) : lines
+    const progress = importProgress(process.stderr, yield* estimateRecords(file, format))
     const ingest = yield* Ingest
     let done = 0
-    yield* rowsOf(file).pipe(
-      Stream.zipWithIndex,
-      Stream.mapEffect(([row, index]) => {
-        const decoded = decodeRecord(toRecord(row, names))
-        return decoded._tag === "Right"
-          ? Effect.succeed(decoded.right)
-          : Effect.fail(new UsageError({ message: `row ${index + 1} is not a record: ${oneLine(decoded.left)}` }))
-      }),
+    let imported: LineSpan | undefined
+    yield* rowsOf(file, format).pipe(
+      Stream.mapEffect(decodeLine(names)),
       Stream.grouped(batchSize),
       Stream.runForEach((chunk) =>
         Effect.gen(function*() {
-          const items = [...chunk]
-          yield* ingest.upsert(SYSTEM_OWNER, datasetId, items).pipe(
-            Effect.mapError((error) =>
-              new UsageError({ message: batchFailure(done + 1, items.length, "detail" in error ? error.detail : String(error)) })
-            )
+          const batch = [...chunk]
+          yield* ingest.upsert(SYSTEM_OWNER, datasetId, batch.map(({ value }) => value)).pipe(
+            Effect.mapError((error) => batchFailure(batch, "detail" in error ? error.detail : String(error)))
           )
-          done += items.length
-          // The total is an estimate from line counts (blank lines, quoted newlines): never show more done than total.
-          process.stderr.write(progressBar(done, Math.max(total, done)))
+          done += batch.length
+          imported = { first: imported?.first ?? batch[0]?.line ?? 0, last: batch.at(-1)?.end ?? 0 }
+          progress.batch(done)
         })
-      )
-    ).pipe(
-      // The batches before the failing one are stored: say so, on a line of its own below the bar.
-      Effect.mapError((error) =>
-        done === 0 ? error : new UsageError({ message: `${error.message} (the ${done} records before it were imported)` })
       ),
-      Effect.tapError(() =>
-        Effect.sync(() => {
-          if (done > 0) process.stderr.write("\n")
-        })
-      )
+      // Earlier batches are stored: say exactly which lines, below the progress display.
+      Effect.mapError((error) => {
+        const problem = error._tag === "LineRejected"
+          ? `${linesWord(error.line, error.last ?? error.line)}: ${error.reason}`
+          : error.message
+        return new UsageError({ message: importFailure(imported, problem) })
+      }),
+      Effect.tapError(() => Effect.sync(progress.failed))
     )
-    // Now the total is known exactly.
-    process.stderr.write(`${progressBar(done, done)}\n`)
+    progress.done(done)
     yield* Console.log(`Imported ${done} records into dataset ${datasetId}`)
   }).pipe(Effect.provide(AdminLive))).pipe(
   Command.withDescription(
     "Import records from a .jsonl file (one record per line: the API's record shape, or a flat object) or a .csv " +
       "file (a header row; columns named like the dataset's fields and metadata properties, plus external_id). " +
-      "Records are upserted by external_id, 500 at a time."
+      "Records are upserted by external_id, in batches of --batch-size. A bad line stops the import: the lines " +
+      "before it that were imported are named, nothing after them is."
   )
 )
 

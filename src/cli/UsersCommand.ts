@@ -24,7 +24,12 @@ const create = Command.make("create", {
   lastName: Options.text("last-name").pipe(Options.optional),
   role: role.pipe(Options.withDefault<Role>("annotator")),
   apiKey: Options.redacted("api-key").pipe(Options.optional, Options.withDescription("Default: a random key")),
-  workspace: Options.text("workspace").pipe(Options.repeated, Options.withDescription("Member of (created if missing)"))
+  // A default makes the usage line show it as optional: `[--workspace text...]`, not `--workspace text...`.
+  workspace: Options.text("workspace").pipe(
+    Options.repeated,
+    Options.withDefault<ReadonlyArray<string>>([]),
+    Options.withDescription("Member of (created if missing); repeat it for several workspaces")
+  )
 }, (options) =>
   Effect.gen(function*() {
     const users = yield* Users

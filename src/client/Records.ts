@@ -54,11 +54,15 @@ export interface StreamOptions {
   readonly include?: ReadonlyArray<string> | undefined
 }
 
-/** The SDK's rule: the size used is the smallest of the one asked for, the records at hand and the maximum. */
-const normaliseBatchSize = (requested: number, count: number, max: number) => {
-  const size = Math.max(1, Math.min(requested, count, max))
+/**
+ * The SDK's rule: the size used is the smallest of the one asked for (or the default), the records at hand and the
+ * maximum, with a warning when a size the caller gave had to change. The default is not the caller's: fewer
+ * records than it is no news.
+ */
+const normaliseBatchSize = (requested: number | undefined, fallback: number, count: number, max: number) => {
+  const size = Math.max(1, Math.min(requested ?? fallback, count, max))
   return Effect.as(
-    size === requested
+    requested === undefined || size === requested
       ? Effect.void
       : Effect.logWarning(`The provided batch size ${requested} was normalized. Using value ${size}.`),
     size
@@ -74,7 +78,7 @@ export const makeRecords = ({ api, call }: Transport) => {
     function*(dataset: DatasetRef, records: ReadonlyArray<RecordUpsert>, options: LogOptions = {}) {
       const id = yield* datasetId(dataset)
       if (records.length === 0) return { items: [], created: 0, updated: 0 } satisfies LogResult
-      const size = yield* normaliseBatchSize(options.batchSize ?? 256, records.length, MAX_RECORDS_PER_BULK)
+      const size = yield* normaliseBatchSize(options.batchSize, 256, records.length, MAX_RECORDS_PER_BULK)
       const batches = Arr.chunksOf(records, size)
       const items: Array<DatasetRecord> = []
       let updated = 0
@@ -131,7 +135,7 @@ export const makeRecords = ({ api, call }: Transport) => {
       const id = yield* datasetId(dataset)
       if (records.length === 0) return 0
       const ids = records.map((record) => (typeof record === "string" ? record : record.id))
-      const size = yield* normaliseBatchSize(options.batchSize ?? MAX_RECORDS_PER_DELETE, ids.length, MAX_RECORDS_PER_DELETE)
+      const size = yield* normaliseBatchSize(options.batchSize, MAX_RECORDS_PER_DELETE, ids.length, MAX_RECORDS_PER_DELETE)
       for (const batch of Arr.chunksOf(ids, size)) {
         yield* call(api.records.deleteMany({ path: { id }, urlParams: { ids: batch.join(",") } }))
       }

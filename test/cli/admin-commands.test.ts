@@ -1,5 +1,5 @@
 /**
- * The admin commands (`users`, `workspaces`, `records import`, `search reindex`) as processes, on the SQLite
+ * The admin commands (`users`, `workspaces`, `datasets list`, `records import`, `search reindex`) as processes, on the SQLite
  * database of a running `gloss server`: what they print and exit with, and — through the server's API — that what
  * they did really happened.
  */
@@ -114,7 +114,31 @@ describe("users and workspaces", () => {
   })
 })
 
-// Each import uses its own external ids: the four run side by side.
+describe("datasets list", () => {
+  it("prints id, name, workspace and status of every dataset, or of one workspace's; an unknown workspace fails", async () => {
+    const workspace = await ok<{ id: string }>(api(`${server.url}/api/v1/workspaces`, OWNER_KEY, "POST", { name: "catalogue" }))
+    const draft = await ok<{ id: string }>(
+      api(`${server.url}/api/v1/datasets`, OWNER_KEY, "POST", { name: "to do", workspace_id: workspace.id })
+    )
+    await ok(api(`${server.url}/api/v1/workspaces`, OWNER_KEY, "POST", { name: "empty" }))
+
+    const all = await gloss(cli, ["datasets", "list"], env)
+    expect(all.code).toBe(0)
+    expect(all.stdout.trimEnd().split("\n").sort()).toEqual(
+      [`${datasetId}\treviews\treviewers\tready`, `${draft.id}\tto do\tcatalogue\tdraft`].sort()
+    )
+    const [one, none, unknown] = await Promise.all([
+      gloss(cli, ["datasets", "list", "--workspace", "catalogue"], env),
+      gloss(cli, ["datasets", "list", "--workspace", "empty"], env),
+      gloss(cli, ["datasets", "list", "--workspace", "nowhere"], env)
+    ])
+    expect(one).toMatchObject({ code: 0, stdout: `${draft.id}\tto do\tcatalogue\tdraft\n`, stderr: "" })
+    expect(none).toMatchObject({ code: 0, stdout: "", stderr: "No datasets in workspace 'empty'\n" })
+    expect(unknown).toMatchObject({ code: 1, stdout: "", stderr: "gloss datasets list failed: no workspace is named 'nowhere'\n" })
+  })
+})
+
+// Each import uses its own external ids: they run side by side.
 describe.concurrent("records import", () => {
   const file = (name: string, text: string) => {
     const target = path.join(home, name)
@@ -122,7 +146,7 @@ describe.concurrent("records import", () => {
     return target
   }
 
-  it("a JSONL file: flat rows and API-shaped rows are upserted, with a progress bar on stderr", async ({ expect }) => {
+  it("a JSONL file: flat rows and API-shaped rows are upserted, a plain progress line per batch on stderr", async ({ expect }) => {
     const jsonl = file("reviews.jsonl", [
       JSON.stringify({ external_id: "j1", text: "Great battery", stars: 5 }),
       JSON.stringify({ external_id: "j2", text: "Too heavy" }),
@@ -132,8 +156,8 @@ describe.concurrent("records import", () => {
     const result = await gloss(cli, ["records", "import", jsonl, "--dataset", datasetId, "--batch-size", "2"], env)
     expect(result.code).toBe(0)
     expect(result.stdout).toBe(`Imported 3 records into dataset ${datasetId}\n`)
-    expect(result.stderr).toContain("2/4 records")
-    expect(result.stderr).toMatch(/\[#{30}\] 3\/3 records\n$/)
+    // Not a terminal: no bar redrawn with carriage returns, one line a batch.
+    expect(result.stderr).toBe("2/3 records imported\n3/3 records imported\n")
 
     const records = await recordsOf(server.url, OWNER_KEY, datasetId)
     expect(records.get("j1")).toMatchObject({ fields: { text: "Great battery" }, metadata: { stars: 5 } })
@@ -141,7 +165,7 @@ describe.concurrent("records import", () => {
     expect(records.get("j3")).toMatchObject({ fields: { text: "Shaped like the API" }, metadata: { stars: 2 } })
   })
 
-  it("a JSONL file with an invalid row: one line naming the row, the earlier batch kept, exit 1", async ({ expect }) => {
+  it("a JSONL file with an invalid record: one line naming it and the lines imported before it, exit 1", async ({ expect }) => {
     const jsonl = file("bad.jsonl", [
       JSON.stringify({ external_id: "k1", text: "fine" }),
       JSON.stringify({ external_id: "k2", text: "fine too" }),
@@ -151,10 +175,10 @@ describe.concurrent("records import", () => {
     const result = await gloss(cli, ["records", "import", jsonl, "--dataset", datasetId, "--batch-size", "2"], env)
     expect(result.code).toBe(1)
     expect(result.stdout).toBe("")
-    expect(result.stderr).toContain("2/4 records\n")
+    expect(result.stderr).toContain("2/4 records imported\n")
     expect(failure(result.stderr)).toBe(
-      "gloss records import failed: row 3 is not valid because metadata is not valid: 'stars' metadata property validation " +
-        "failed because 9 is greater than the maximum value of 5 (the 2 records before it were imported)"
+      "gloss records import failed: lines 1–2 were imported; line 3: metadata is not valid: 'stars' metadata property " +
+        "validation failed because 9 is greater than the maximum value of 5; nothing after line 2 was imported"
     )
     const records = await recordsOf(server.url, OWNER_KEY, datasetId)
     expect([...records.keys()].filter((id) => id.startsWith("k")).sort()).toEqual(["k1", "k2"])
@@ -171,7 +195,8 @@ describe.concurrent("records import", () => {
     const result = await gloss(cli, ["records", "import", csv, "--dataset", datasetId], env)
     expect(result.code).toBe(0)
     expect(result.stdout).toBe(`Imported 3 records into dataset ${datasetId}\n`)
-    expect(result.stderr).toMatch(/\[#{30}\] 3\/3 records\n$/)
+    // The estimate counts lines (c2 spans two): the last line says the exact count.
+    expect(result.stderr).toBe("3/4 records imported\n3/3 records imported\n")
 
     const records = await recordsOf(server.url, OWNER_KEY, datasetId)
     expect(records.get("c1")).toMatchObject({ fields: { text: "Good, but loud" }, metadata: { stars: 4 } })
@@ -179,16 +204,47 @@ describe.concurrent("records import", () => {
     expect(records.get("c3")).toMatchObject({ fields: { text: "plain" }, metadata: { stars: 1 } })
   })
 
-  it("a CSV file with an invalid row: one line naming the row, earlier batches kept, exit 1", async ({ expect }) => {
+  it("a CSV file with an invalid record: one line naming its line and the lines imported before it, exit 1", async ({ expect }) => {
     const csv = file("bad.csv", "external_id,text,stars\nd1,one,1\nd2,two,2\nd3,three,many\nd4,four,4\n")
     const result = await gloss(cli, ["records", "import", csv, "--dataset", datasetId, "--batch-size", "1"], env)
     expect(result.code).toBe(1)
-    expect(result.stderr).toContain("2/4 records\n")
+    expect(result.stderr).toContain("2/4 records imported\n")
+    // Line 1 is the header: the records start on line 2.
     expect(failure(result.stderr)).toMatch(
-      /^gloss records import failed: row 3 is not valid because metadata is not valid: .*stars.* \(the 2 records before it were imported\)$/
+      /^gloss records import failed: lines 2–3 were imported; line 4: metadata is not valid: .*stars.*; nothing after line 3 was imported$/
     )
     const records = await recordsOf(server.url, OWNER_KEY, datasetId)
     expect([...records.keys()].filter((id) => id.startsWith("d")).sort()).toEqual(["d1", "d2"])
+  })
+
+  it("lines are the file's: blank lines and multi-line CSV values count; a bad first batch imports nothing", async ({ expect }) => {
+    const jsonl = file("broken.jsonl", [
+      JSON.stringify({ external_id: "m1", text: "one" }),
+      "",
+      JSON.stringify({ external_id: "m2", text: "two" }),
+      `{"external_id": "m3", "text": `,
+      JSON.stringify({ external_id: "m4", text: "four" })
+    ].join("\n"))
+    const csv = file("ragged.csv", `external_id,text,stars\r\nn1,"two\r\nlines",1\r\n\r\nn2,x,1,extra\r\n`)
+    const first = file("first.jsonl", `[1, 2]\n${JSON.stringify({ external_id: "p1", text: "never sent" })}\n`)
+    const [broken, ragged, atFirst] = await Promise.all([
+      gloss(cli, ["records", "import", jsonl, "--dataset", datasetId, "--batch-size", "2"], env),
+      gloss(cli, ["records", "import", csv, "--dataset", datasetId, "--batch-size", "1"], env),
+      gloss(cli, ["records", "import", first, "--dataset", datasetId], env)
+    ])
+    expect(failure(broken.stderr)).toBe(
+      "gloss records import failed: lines 1–3 were imported; line 4: not valid JSON; nothing after line 3 was imported"
+    )
+    expect(failure(ragged.stderr)).toBe(
+      "gloss records import failed: lines 2–3 were imported; line 5: 4 values, but the header (line 1) names 3 " +
+        "columns; nothing after line 3 was imported"
+    )
+    expect(atFirst).toMatchObject({
+      code: 1,
+      stderr: "gloss records import failed: line 1: not a JSON object; nothing was imported\n"
+    })
+    const records = await recordsOf(server.url, OWNER_KEY, datasetId)
+    expect([...records.keys()].filter((id) => /^[mnp]/.test(id)).sort()).toEqual(["m1", "m2", "n1"])
   })
 })
 
@@ -196,9 +252,9 @@ describe("search reindex", () => {
   it("rebuilds every published dataset's index, or only the one given with --dataset", async () => {
     const all = await gloss(cli, ["search", "reindex"], env)
     const one = await gloss(cli, ["search", "reindex", "--dataset", datasetId], env)
-    // j1–j3, k1–k2, c1–c3, d1–d2
-    expect(all).toMatchObject({ code: 0, stdout: "reviews: 10 records indexed\n" })
-    expect(one).toMatchObject({ code: 0, stdout: "reviews: 10 records indexed\n" })
+    // j1–j3, k1–k2, c1–c3, d1–d2, m1–m2, n1
+    expect(all).toMatchObject({ code: 0, stdout: "reviews: 13 records indexed\n" })
+    expect(one).toMatchObject({ code: 0, stdout: "reviews: 13 records indexed\n" })
   })
 
   it("an unknown or draft --dataset fails with one line", async () => {

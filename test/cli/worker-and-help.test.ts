@@ -36,7 +36,7 @@ describe("--help", () => {
     const commands = [...top.stdout.matchAll(/^ {2}- ([a-z][a-z-]*(?: [a-z][a-z-]*)?)(?= |$)/gm)].map((m) => m[1] ?? "")
     expect(commands).toEqual(expect.arrayContaining([
       "server", "worker", "db migrate", "bootstrap", "users create", "users list", "users update", "users delete",
-      "workspaces create", "workspaces list", "workspaces add-user", "search reindex", "records import", "deploy",
+      "workspaces create", "workspaces list", "workspaces add-user", "datasets list", "search reindex", "records import", "deploy",
       "login", "logout"
     ]))
 
@@ -48,12 +48,28 @@ describe("--help", () => {
       if (command === undefined) return
       const words = command.split(" ")
       const result = await gloss(cli, [...words, "--help"])
-      if (result.code !== 0 || !result.stdout.includes("USAGE") || !result.stdout.includes(`$ ${words.at(-1)}`)) {
+      // The usage line names the command as it is typed: "$ gloss records import", not "$ import".
+      if (result.code !== 0 || !result.stdout.includes("USAGE") || !new RegExp(`^\\$ gloss ${command}(?: |$)`, "m").test(result.stdout)) {
         failed.push(`${command}: exit ${result.code}\n${result.stdout}${result.stderr}`)
       }
       return helpOf()
     }
     await Promise.all([helpOf(), helpOf()])
     expect(failed).toEqual([])
+  })
+
+  it("a group's help names its subcommands in full; piped output has no colours, with or without NO_COLOR", async () => {
+    const group = await gloss(cli, ["records", "--help"])
+    expect(group.stdout).toContain("\n$ gloss records\n")
+    expect(group.stdout).toMatch(/^ {2}- records import --dataset text \[--batch-size integer\] <file> /m)
+    const invalid = await gloss(cli, ["records", "import", "--batch-size", "x"], { NO_COLOR: "1" })
+    expect(invalid.code).toBe(1)
+    for (const output of [group.stdout, group.stderr, invalid.stdout, invalid.stderr]) expect(output).not.toContain("\u001b[")
+  })
+
+  it("optional options are shown in brackets: --workspace of users create and datasets list", async () => {
+    const top = await gloss(cli, ["--help"])
+    expect(top.stdout).toMatch(/^ {2}- users create .*\[--workspace text\.\.\.\]/m)
+    expect(top.stdout).toMatch(/^ {2}- datasets list \[--workspace text\] /m)
   })
 })

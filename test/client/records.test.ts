@@ -45,9 +45,28 @@ layer(TestServerLive("sqlite"), { excludeTestServices: true, timeout: 120_000 })
       ])
       const again = yield* withLogs(client.records.log(dataset, records(7)))
       expect(valueOf(again.result)).toMatchObject({ created: 0, updated: 7 })
-      // The SDK's rule: the batch is the smallest of the asked size, the records and 500, with a warning if changed.
-      expect(again.warnings).toEqual(["The provided batch size 256 was normalized. Using value 7."])
+      // No batch size given: the default (256) shrinks to the 7 records without a word.
+      expect(again.warnings).toEqual([])
       expect(again.lines).toContain(`INFO Updated 7 records and added 0 records to dataset ${dataset.name}`)
+    }))
+
+  it.scoped("log and delete: a batch size the caller gave is normalised with the SDK's warning; the default is not", () =>
+    Effect.gen(function*() {
+      const client = yield* ownerGloss()
+      const dataset = yield* publishedDataset()
+      // The SDK's rule: the batch is the smallest of the asked size, the records and 500, with a warning if changed.
+      const asked = yield* withLogs(client.records.log(dataset, records(7, "asked"), { batchSize: 256 }))
+      expect(asked.warnings).toEqual(["The provided batch size 256 was normalized. Using value 7."])
+      const fits = yield* withLogs(client.records.log(dataset, records(1, "fits"), { batchSize: 1 }))
+      expect(fits.warnings).toEqual([])
+      const one = yield* withLogs(client.records.log(dataset, records(1, "one")))
+      expect(one.warnings).toEqual([])
+
+      const ids = valueOf(asked.result).items.map((record) => record.id)
+      const deletedAsked = yield* withLogs(client.records.delete(dataset, ids.slice(0, 3), { batchSize: 50 }))
+      expect(deletedAsked.warnings).toEqual(["The provided batch size 50 was normalized. Using value 3."])
+      const deletedDefault = yield* withLogs(client.records.delete(dataset, ids.slice(3)))
+      expect(deletedDefault.warnings).toEqual([])
     }))
 
   it.scoped("log: a batch size over 500 is normalised to 500", () =>
