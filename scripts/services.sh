@@ -64,3 +64,6 @@ echo "services: PostgreSQL at postgres://gloss:gloss@127.0.0.1:5432/gloss, Redis
 
 # Elasticsearch and OpenSearch for the search tests, from Maven Central (cached outside the repository).
 bash "$(dirname "$0")/engines.sh"
+
+# Argilla's own web UI (the argilla-server wheel's static folder, from PyPI) for ui/test/e2e/argilla-ui.test.ts.
+bash "$(dirname "$0")/argilla-ui.sh"

@@ -36,7 +36,8 @@ export const KEYWORDS: ReadonlyArray<string> = [
 
 const PIXEL = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkqPj/HwAFgwJ/lHQ4jQAAAABJRU5ErkJggg=="
 
-const clientFor = (baseUrl: string, apiKey: string) =>
+/** A typed client that sends `apiKey` in `X-Gloss-Api-Key`. */
+export const clientFor = (baseUrl: string, apiKey: string) =>
   HttpApiClient.make(Api, {
     baseUrl,
     transformClient: HttpClient.mapRequest(HttpClientRequest.setHeader("X-Gloss-Api-Key", apiKey))
