@@ -2,9 +2,9 @@
  * Argilla's own web UI over Gloss: the static folder of the argilla-server 2.8.0 wheel (fetched by
  * scripts/argilla-ui.sh), served the way argilla-server serves it (argillaUi.ts), in front of a real Gloss, driven
  * in Debian's Chromium by the owner: sign in, annotate the record in focus and submit, label three records in bulk
- * and submit, filter by metadata sort and search, change the guidelines and the distribution in the settings. After each
- * flow the server's state is read back through the API. Every API call the UI makes is recorded; any 5xx, and any
- * 4xx (the UI makes none when all is well), fails the run.
+ * and submit, sort and filter by metadata and search, change the guidelines and the distribution in the settings.
+ * After each flow the server's state is read back through the API. Every API call the UI makes is recorded; any
+ * 5xx, and any 4xx (the UI makes none when all is well), fails the run.
  */
 import { FetchHttpClient } from "@effect/platform"
 import { Effect, ManagedRuntime } from "effect"
@@ -57,8 +57,8 @@ const reviewOf = (text: string) => {
 
 /** The dataset's records with every response, read back as the owner, by review text. */
 const recordsByText = async () => {
-  const page = await run(client.records.list({ path: { id: seeded.datasetId }, urlParams: { include: ["responses"], limit: 100 } }))
-  return new Map(page.items.map((record) => [String(record.fields["text"]), record]))
+  const listed = await run(client.records.list({ path: { id: seeded.datasetId }, urlParams: { include: ["responses"], limit: 100 } }))
+  return new Map(listed.items.map((record) => [String(record.fields["text"]), record]))
 }
 
 /** The owner's responses to the record showing `text`: status and sentiment. */
