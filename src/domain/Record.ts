@@ -32,7 +32,11 @@ export const DatasetRecord = Schema.Struct({
 }).annotations({ identifier: "Record" })
 export type DatasetRecord = typeof DatasetRecord.Type
 
-const ExternalId = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2000))
+/** The longest `external_id` (characters). Exported for the hand-written bulk reader (`http/BulkPayload.ts`). */
+export const MAX_EXTERNAL_ID = 2000
+const ExternalId = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(MAX_EXTERNAL_ID))
+/** Whether a value is a record id as the schemas accept it (the same check, for code that reads JSON by hand). */
+export const isRecordId = Schema.is(RecordId)
 
 export const RecordCreate = Schema.Struct({
   fields: RecordFieldsInput,

@@ -13,6 +13,8 @@
 import { HttpApiError, type HttpServerRequest } from "@effect/platform"
 import { Effect, ParseResult, Schema } from "effect"
 import {
+  isRecordId,
+  MAX_EXTERNAL_ID,
   MAX_RECORDS_PER_BULK,
   type RecordCreate,
   RecordsBulkCreate,
@@ -23,9 +25,6 @@ import { keyNestedTooDeep } from "../domain/Json.js"
 import { laxPayload } from "./LaxPayload.js"
 
 type Mode = "create" | "upsert"
-
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
-const MAX_EXTERNAL_ID = 2000
 
 /** A JSON object whose keys are all data (the schema would drop a `__proto__` key on its way through). */
 const isPlainObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
@@ -52,7 +51,7 @@ const isPlainRecord = (item: unknown, mode: Mode): boolean => {
         }
         break
       case "id":
-        if (mode === "create" || !(value === null || (typeof value === "string" && UUID.test(value)))) return false
+        if (mode === "create" || !(value === null || isRecordId(value))) return false
         break
       default:
         return false
