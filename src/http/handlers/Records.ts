@@ -1,8 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Ingest } from "../../services/records/ingest/Ingest.js"
-import { bulkJson } from "../BulkJson.js"
-import { bulkPayload } from "../BulkPayload.js"
+import { bulkJson, bulkPayload } from "../RecordsWire.js"
 import { Records } from "../../services/records/Records.js"
 import { ServerApi } from "../ServerApi.js"
 import { CurrentUser } from "../Authentication.js"
@@ -20,7 +19,7 @@ export const RecordsLive = HttpApiBuilder.group(ServerApi, "records", (handlers)
             include: urlParams.include
           })))
       // The bulk writes take and answer hundreds of records: their bodies are decoded by hand when they have the plain
-      // shape of an import (see BulkPayload), and their answers serialised directly (see BulkJson), both equal to the
+      // shape of an import (see RecordsWire), and their answers serialised directly (see RecordsWire), both equal to the
       // schemas' own work.
       .handleRaw("bulkCreate", ({ path, request }) =>
         Effect.flatMap(bulkPayload(request, "create"), (payload) =>
