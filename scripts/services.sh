@@ -50,17 +50,24 @@ if ! redis-cli -p 6379 ping >/dev/null 2>&1; then
   for _ in $(seq 1 50); do redis-cli -p 6379 ping >/dev/null 2>&1 && break; sleep 0.1; done
 fi
 
-# Schemathesis for test/fuzz: the version scripts/fuzz-requirements.txt pins, in .venv at the repository's root
-# (git-ignored). Skipped when that version is already there.
+# Python tools in .venv at the repository's root (git-ignored): Schemathesis for test/fuzz
+# (scripts/fuzz-requirements.txt) and the Argilla SDK with pytest for test/compat (test/compat/requirements.txt).
+# Every line is pinned `name==version`; pip runs only when one of those versions is not installed yet.
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+python_requirements=("$root/scripts/fuzz-requirements.txt" "$root/test/compat/requirements.txt")
 schemathesis_version=$(sed -n 's/^schemathesis==//p' "$root/scripts/fuzz-requirements.txt")
-if ! compgen -G "$root/.venv/lib/python3*/site-packages/schemathesis-${schemathesis_version}.dist-info" >/dev/null; then
-  echo "services: installing Schemathesis ${schemathesis_version} into $root/.venv"
+venv_missing=()
+while read -r pin; do
+  name=$(echo "${pin%%==*}" | tr '-' '_')
+  compgen -G "$root/.venv/lib/python3*/site-packages/${name}-${pin##*==}.dist-info" >/dev/null || venv_missing+=("$pin")
+done < <(grep -hE '^[A-Za-z0-9_.-]+==' "${python_requirements[@]}")
+if [ ${#venv_missing[@]} -gt 0 ]; then
+  echo "services: installing ${venv_missing[*]} into $root/.venv"
   [ -x "$root/.venv/bin/pip" ] || python3 -m venv "$root/.venv"
-  "$root/.venv/bin/pip" install --quiet --disable-pip-version-check -r "$root/scripts/fuzz-requirements.txt"
+  "$root/.venv/bin/pip" install --quiet --disable-pip-version-check "${python_requirements[@]/#/-r}"
 fi
 
-echo "services: PostgreSQL at postgres://gloss:gloss@127.0.0.1:5432/gloss, Redis at redis://127.0.0.1:6379, Chromium at $(command -v chromium), Schemathesis ${schemathesis_version} at $root/.venv/bin/schemathesis"
+echo "services: PostgreSQL at postgres://gloss:gloss@127.0.0.1:5432/gloss, Redis at redis://127.0.0.1:6379, Chromium at $(command -v chromium), Schemathesis ${schemathesis_version} and argilla $(sed -n 's/^argilla==//p' "$root/test/compat/requirements.txt") in $root/.venv"
 
 # Elasticsearch and OpenSearch for the search tests, from Maven Central (cached outside the repository).
 bash "$(dirname "$0")/engines.sh"

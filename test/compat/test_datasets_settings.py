@@ -165,3 +165,33 @@ def test_dataset_settings_of_another_dataset_make_a_new_one(client: rg.Argilla, 
     assert copy.id != source.id
     assert {f.id for f in copy.settings.fields}.isdisjoint({f.id for f in source.settings.fields})
     assert fetch(client, source.id).settings.fields["text"].dataset.id == source.id
+
+
+def test_published_datasets_keep_their_fields_and_questions(client: rg.Argilla, workspace: rg.Workspace):
+    # Argilla's rules (and ours): no field or question is added to or removed from a published dataset, and label
+    # options keep their values; the SDK reports each refusal (a 422) as a SettingsError.
+    changes = [
+        lambda s: s.fields.add(rg.TextField(name="late", required=False)),
+        lambda s: s.questions.add(rg.TextQuestion(name="late", required=False)),
+        lambda s: s.fields.remove("custom"),
+        lambda s: s.questions.remove("comment"),
+        lambda s: setattr(s.questions["label"], "labels", LABELS + ["mixed"]),
+    ]
+    for change in changes:
+        dataset = make_dataset(client, workspace)
+        change(dataset.settings)
+        with pytest.raises(rg._exceptions.SettingsError):
+            dataset.update()
+        fetched = fetch(client, dataset.id).settings
+        assert [f.name for f in fetched.fields] == ["text", "image", "chat", "custom"]
+        assert [q.name for q in fetched.questions] == ["label", "topics", "rating", "ranking", "comment", "entities"]
+        assert fetched.questions["label"].labels == LABELS
+
+    # The same labels in another order, and guidelines removed, are fine.
+    dataset = make_dataset(client, workspace)
+    dataset.settings.questions["label"].labels = list(reversed(LABELS))
+    dataset.settings.guidelines = None
+    dataset.update()
+    fetched = fetch(client, dataset.id).settings
+    assert fetched.questions["label"].labels == list(reversed(LABELS))
+    assert fetched.guidelines is None

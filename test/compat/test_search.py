@@ -106,11 +106,13 @@ def test_vector_similarity(searchable: rg.Dataset):
     assert "rec-4" not in [r.id for r, _ in like]
     assert all(int(r.id.split("-")[1]) % 3 == 1 for r, _ in like)
 
-    # Similarity with a filter.
+    # Similarity with a filter. A `limit` is needed: vector search ignores `offset` (Argilla's too) and the SDK pages
+    # by offset, so iterating a similarity query without one never ends.
     filtered = list(searchable.records(
         query=rg.Query(similar=rg.Similar(name="emb", value=[0.0, 0.0, 1.0]), filter=rg.Filter(("metadata.rank", "<=", 10))),
+        limit=11,
     ))
-    assert len(filtered) == 11
+    assert len({r.id for r, _ in filtered}) == 11
     assert all(int(r.id.split("-")[1]) <= 10 for r, _ in filtered)
 
 
@@ -119,3 +121,30 @@ def test_search_pages_in_batches(searchable: rg.Dataset):
     assert sorted(every) == sorted(f"rec-{i}" for i in range(COUNT))
     limited = ids(searchable.records(query="Story", batch_size=4, limit=9))
     assert len(limited) == 9 and len(set(limited)) == 9
+
+
+def test_status_filters_with_submitted_answers(client: rg.Argilla, workspace: rg.Workspace):
+    dataset = make_dataset(client, workspace, records=4)
+    records = list(dataset.records)
+    records[0].responses.add(rg.Response("label", "positive", user_id=client.me.id, status="submitted"))
+    records[1].suggestions.add(rg.Suggestion("label", "negative"))
+    dataset.records.log(records[:2])
+
+    def found(*conditions):
+        return sorted(ids(dataset.records(query=rg.Query(filter=rg.Filter(list(conditions))))))
+
+    assert found(("status", "==", "completed")) == ["rec-0"]
+    assert found(("status", "==", "pending")) == ["rec-1", "rec-2", "rec-3"]
+    # "pending" as a response status is "no response yet".
+    assert found(("response.status", "==", "pending")) == ["rec-1", "rec-2", "rec-3"]
+    assert found(("response.status", "in", ["submitted", "pending"])) == ["rec-0", "rec-1", "rec-2", "rec-3"]
+    assert found(("label.response", "==", "positive")) == ["rec-0"]
+    assert found(("label.suggestion", "==", "negative"), ("status", "==", "pending")) == ["rec-1"]
+    # Vectors come with search results when asked for.
+    (hit,) = list(dataset.records(query="Story 2", with_vectors=True))
+    assert hit.vectors["emb"] == pytest.approx([0.002, 0.0, 1.0])
+
+
+@pytest.mark.skip(reason="SDK limitation: vector search ignores `offset` (Argilla's too) and the SDK pages by offset, so iterating a similarity query without `limit` never ends, against any server")
+def test_similarity_query_without_a_limit(searchable: rg.Dataset):
+    assert len(list(searchable.records(query=rg.Query(similar=rg.Similar(name="emb", value=[1.0, 0.0, 0.0]))))) == COUNT

@@ -5,7 +5,7 @@ import uuid
 import argilla as rg
 import pytest
 
-from conftest import API_URL, make_annotator, unique
+from conftest import API_KEY, API_URL, make_annotator, unique
 
 
 def test_client_logs_in_and_knows_me(client: rg.Argilla):
@@ -123,3 +123,61 @@ def test_annotator_sees_only_its_workspaces(client: rg.Argilla):
     assert own.me.role == "annotator"
     assert [w.name for w in own.workspaces] == [mine.name]
     assert own.workspaces.default.name == mine.name
+
+
+def test_a_users_workspaces_and_datasets_add(client: rg.Argilla):
+    workspace = client.workspaces.add(rg.Workspace(name=unique("ws"), client=client))
+    user = client.users.add(rg.User(username=unique("member"), password="s3cret-password", client=client))
+    user.add_to_workspace(workspace)
+    assert [w.name for w in client.api.workspaces.list_by_user_id(user.id)] == [workspace.name]
+    assert client.api.workspaces.get_by_name(workspace.name).id == workspace.id
+
+    dataset = client.datasets.add(
+        rg.Dataset(
+            name=unique("ds"),
+            workspace=workspace,
+            settings=rg.Settings(fields=[rg.TextField(name="text")], questions=[rg.TextQuestion(name="q")]),
+            client=client,
+        )
+    )
+    assert dataset.id is not None
+    assert [d.name for d in workspace.list_datasets()] == [dataset.name]
+    with pytest.raises(rg._exceptions.ConflictError):
+        workspace.delete()
+
+
+def test_client_from_the_environment(monkeypatch):
+    # ARGILLA_API_URL and ARGILLA_API_KEY are the SDK's defaults when a client is made without arguments.
+    monkeypatch.setenv("ARGILLA_API_URL", API_URL)
+    monkeypatch.setenv("ARGILLA_API_KEY", API_KEY)
+    assert rg.Argilla().me.role == "owner"
+
+
+def test_admin_runs_its_workspace(client: rg.Argilla):
+    from conftest import make_dataset
+
+    workspace = client.workspaces.add(rg.Workspace(name=unique("ws"), client=client))
+    user, admin = make_annotator(client, workspace, role="admin")
+    assert admin.me.role == "admin"
+    rg.Argilla._set_default(admin)
+    try:
+        dataset = make_dataset(admin, workspace, records=3)
+        assert [d.name for d in admin.datasets] == [dataset.name]
+        assert [r.id for r in dataset.records(query="Story")] == ["rec-0", "rec-1", "rec-2"]
+        records = list(dataset.records)
+        records[0].responses.add(rg.Response("label", "positive", user_id=user.id, status="submitted"))
+        dataset.records.log(records[:1])
+        assert dataset.progress(with_users_distribution=True)["users"][user.username]["completed"]["submitted"] == 1
+        assert user.username in [u.username for u in workspace.users]
+        dataset.settings.guidelines = "An admin's guidelines"
+        dataset.update()
+        dataset.records.delete(records[1:])
+        assert [r.id for r in dataset.records] == ["rec-0"]
+        # Users and webhooks are the owner's.
+        with pytest.raises(rg._exceptions.ForbiddenError):
+            admin.users.list()
+        with pytest.raises(rg._exceptions.ForbiddenError):
+            admin.webhooks.list()
+        dataset.delete()
+    finally:
+        rg.Argilla._set_default(client)

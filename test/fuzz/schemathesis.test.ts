@@ -7,13 +7,14 @@
  * the run is skipped with a printed reason, except under CI=true, where that is a failure. GLOSS_FUZZ_SEED and
  * GLOSS_FUZZ_MAX_EXAMPLES change the seed and the bound for a longer local run.
  */
-import { spawn, spawnSync } from "node:child_process"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { expect, it as vitestIt, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { OWNER, TestServer, TestServerLive } from "../support/server.js"
+import { runTool } from "../support/tool.js"
 import { schemathesisToml } from "./config.js"
 import { seedForFuzzing } from "./seed.js"
 
@@ -38,24 +39,11 @@ if (problem !== undefined) {
 
 /** Runs Schemathesis in `directory` (its example database and caches stay there) and collects what it prints. */
 const schemathesis = (directory: string, args: ReadonlyArray<string>) =>
-  Effect.async<{ readonly code: number | null; readonly output: string }>((resume) => {
-    const child = spawn(SCHEMATHESIS, args, {
-      cwd: directory,
-      env: { ...process.env, NO_COLOR: "1", COLUMNS: "120" },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let output = ""
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()))
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
-    const timer = setTimeout(() => {
-      output += `\nfuzz: stopped after ${TIME_LIMIT_MS / 1000} s\n`
-      child.kill("SIGKILL")
-    }, TIME_LIMIT_MS)
-    child.on("close", (code) => {
-      clearTimeout(timer)
-      resume(Effect.succeed({ code, output }))
-    })
-    return Effect.sync(() => child.kill("SIGKILL"))
+  runTool(SCHEMATHESIS, args, {
+    cwd: directory,
+    env: { ...process.env, NO_COLOR: "1", COLUMNS: "120" },
+    timeLimitMs: TIME_LIMIT_MS,
+    label: "fuzz"
   })
 
 /** From the failures (when there are any) or the summary to the end: what a reader of the test log needs. */
