@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs (when missing) and starts the services the full test suite uses: PostgreSQL and Redis from Debian's
-# packages, on loopback, Chromium for the web UI's browser tests, and Schemathesis (in .venv) for the schema fuzzing
-# test. Idempotent: safe to run again when they are already up. Needs root (or sudo) for apt-get.
+# packages, on loopback, Chromium for the web UI's browser tests, curl and jq for the README's examples, Schemathesis
+# and Argilla's Python SDK (in .venv) for the schema fuzzing and SDK compatibility tests, then Elasticsearch and
+# OpenSearch (engines.sh) and Argilla's web UI (argilla-ui.sh). Idempotent: safe to run again when they are already
+# up. Uses sudo for apt-get when not run as root.
 set -euo pipefail
 
 SUDO=""
