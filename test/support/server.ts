@@ -30,7 +30,13 @@ export class TestServer extends Context.Tag("test/TestServer")<TestServer, TestS
  * purpose — a receiver answering 410, workers meeting a database the test has dropped — are not news).
  * GLOSS_TEST_LOG_LEVEL=error (or debug) shows them when a test needs explaining.
  */
-export const TEST_LOG_LEVEL = process.env.GLOSS_TEST_LOG_LEVEL ?? "none"
+const LEVELS = ["debug", "info", "warning", "error", "none"] as const
+const levelOf = (name: string | undefined): (typeof LEVELS)[number] => {
+  const level = LEVELS.find((known) => known === (name ?? "none"))
+  if (level === undefined) throw new Error(`GLOSS_TEST_LOG_LEVEL must be one of ${LEVELS.join(", ")}, not ${name}`)
+  return level
+}
+export const TEST_LOG_LEVEL = levelOf(process.env.GLOSS_TEST_LOG_LEVEL)
 
 /** The server on `dialect` with the owner bootstrapped, on a fresh database; `env` adds or overrides variables. */
 export const TestServerLive = (dialect: Dialect, env: Record<string, string> = {}) =>
@@ -62,7 +68,7 @@ export const TestServerOn = (dialect: Dialect, env: Record<string, string>) => {
     Layer.provideMerge(ServerLive),
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(GlossConfig.fromRecord(env)),
-    Layer.provide(LoggingLive("error", "text")),
+    Layer.provide(LoggingLive(TEST_LOG_LEVEL, "text")),
     Layer.provideMerge(FetchHttpClient.layer)
   )
 }
