@@ -1,11 +1,11 @@
 /**
  * Where jobs run: in the server process (GLOSS_JOB_WORKERS of them, 0 for none) and in `gloss worker` processes.
- * Any number of both may run against one queue; each job is still run by one worker at a time.
+ * Any number of both may run against one queue; each job is still run by one worker at a time. Which handlers
+ * they run is the app's choice (`src/Workers.ts`): the queue knows no feature.
  */
 import { Effect, Layer, Option } from "effect"
 import { GlossConfig } from "../../Config.js"
 import { Database } from "../database/Database.js"
-import { AppJobHandlersLive } from "./handlers.js"
 import type { JobHandlers } from "./JobHandlers.js"
 import type { RedisUnavailable } from "./RedisConnection.js"
 import { RedisWorkersLive } from "./RedisWorkers.js"
@@ -21,10 +21,3 @@ export const JobWorkersLive = (
       onNone: () => SqlWorkersLive(concurrency),
       onSome: (url) => RedisWorkersLive(url, redis.useCluster, concurrency)
     })))
-
-/** The application's handlers on `concurrency` workers. */
-export const AppJobWorkersLive = (concurrency: number) =>
-  JobWorkersLive(concurrency).pipe(Layer.provide(AppJobHandlersLive), Layer.provide(SqlJobsRepo.Default))
-
-/** The server process's workers: GLOSS_JOB_WORKERS of them. */
-export const ServerJobWorkersLive = Layer.unwrapEffect(Effect.map(GlossConfig, ({ jobs }) => AppJobWorkersLive(jobs.workers)))

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { User } from "../../domain/User.js"
-import type { Job } from "../../http/groups/Jobs.js"
+import type { Job } from "../../domain/Job.js"
 import { orNotFound } from "../found.js"
 import { Policy } from "../Policy.js"
 import { JobQueue } from "./JobQueue.js"

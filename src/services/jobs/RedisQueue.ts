@@ -6,7 +6,7 @@
 import { Queue } from "bullmq"
 import type { JobState } from "bullmq"
 import { Duration, Effect, Option, type Redacted, Runtime } from "effect"
-import type { JobStatus } from "../../http/groups/Jobs.js"
+import type { JobStatus } from "../../domain/Job.js"
 import { type JobQueueShape, JobSettings, type JobSettingsShape, type QueueName, retryPolicy } from "./model.js"
 import { connectRedis } from "./RedisConnection.js"
 import { newId } from "../ids.js"

@@ -6,7 +6,7 @@
  */
 import { SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import { JobStatus } from "../../http/groups/Jobs.js"
+import { JobStatus } from "../../domain/Job.js"
 import { DbInt, DbJson, DbTimestamp } from "../database/columns.js"
 import { Database } from "../database/Database.js"
 import { insertionOrder } from "../database/ddl.js"

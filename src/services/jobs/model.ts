@@ -3,7 +3,7 @@
  * enqueues, what the queue answers, and the tuning knobs with their defaults.
  */
 import { Context, Duration, type Effect, type Option } from "effect"
-import type { JobStatus } from "../../http/groups/Jobs.js"
+import type { JobStatus } from "../../domain/Job.js"
 
 /** `high` is always served before `default` (webhook deliveries overtake imports and recomputations). */
 export type QueueName = "high" | "default"
