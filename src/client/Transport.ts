@@ -6,8 +6,8 @@
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientError, HttpClientRequest } from "@effect/platform"
 import { Effect, flow, ParseResult, Redacted, Schedule } from "effect"
 import { ValidationError } from "../domain/Errors.js"
-import { Api } from "../http/Api.js"
-import { API_KEY_HEADER } from "../http/Authentication.js"
+import { Api } from "../contract/Api.js"
+import { API_KEY_HEADER } from "../contract/Authentication.js"
 import { ConnectionFailed, RequestTimeout, type TransportError, UnexpectedResponse } from "./Errors.js"
 import type { ClientSettings } from "./Options.js"
 

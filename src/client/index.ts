@@ -1,7 +1,7 @@
 /**
  * `gloss/client`: the typed client for a Gloss server (CLIENT.md). Two faces of one implementation — `GlossClient`
  * (Effect) and `Client` (Promises) — the errors both fail with, the wire types they hand out, and Standard Webhooks
- * verification for receivers. Imports the API contract (`domain/`, `http/Api.ts`) and the deploy helper, never a
+ * verification for receivers. Imports the API contract (`domain/`, `contract/`) and the deploy helper, never a
  * server module.
  */
 export { Client, type LogEntry, type PromiseOptions } from "./Client.js"
@@ -44,8 +44,8 @@ export {
   ResponseEventData,
   WebhookEnvelope
 } from "../domain/Event.js"
-export { API_KEY_HEADER } from "../http/Authentication.js"
-export { Api } from "../http/Api.js"
+export { API_KEY_HEADER } from "../contract/Authentication.js"
+export { Api } from "../contract/Api.js"
 export { type DeployOptions, type SpaceDeployment } from "../deploy/deployOnSpaces.js"
 export { Hub } from "../deploy/Hub.js"
 export type { DeployError } from "../deploy/Errors.js"

@@ -2,7 +2,7 @@ import { HttpServerRequest } from "@effect/platform"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { Unauthorized } from "../domain/Errors.js"
 import { Auth } from "../services/auth/Auth.js"
-import { API_KEY_HEADER, ARGILLA_API_KEY_HEADER, Authentication } from "./Authentication.js"
+import { API_KEY_HEADER, ARGILLA_API_KEY_HEADER, Authentication } from "../contract/Authentication.js"
 
 type Headers = HttpServerRequest.HttpServerRequest["headers"]
 

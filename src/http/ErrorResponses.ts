@@ -14,7 +14,7 @@ import {
   type ValidationIssue
 } from "../domain/Errors.js"
 import { DatabaseLocked, isBusy, isUnstorableText } from "../services/database/errors.js"
-import { Api } from "./Api.js"
+import { Api } from "../contract/Api.js"
 import { BodyTooDeep } from "./BodyLimit.js"
 import { laxErrorType } from "./Lax.js"
 

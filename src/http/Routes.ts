@@ -4,7 +4,7 @@
  * with 415 before anything tries to parse it.
  */
 import { HttpApi, type HttpMethod, HttpServerResponse } from "@effect/platform"
-import { Api } from "./Api.js"
+import { Api } from "../contract/Api.js"
 
 export const pathOf = (url: string) => {
   const query = url.indexOf("?")

@@ -13,7 +13,7 @@ import {
 } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
 import { GlossConfig } from "../Config.js"
-import { Api } from "./Api.js"
+import { Api } from "../contract/Api.js"
 import { AuthenticationLive } from "./AuthenticationLive.js"
 import { ErrorResponsesLive } from "./ErrorResponses.js"
 import { AuthLive } from "./handlers/Auth.js"

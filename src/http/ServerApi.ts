@@ -5,7 +5,7 @@
  */
 import { type HttpApi, type HttpApiEndpoint, type HttpApiGroup } from "@effect/platform"
 import { Option, Schema } from "effect"
-import { Api } from "./Api.js"
+import { Api } from "../contract/Api.js"
 import { laxPayload } from "./LaxPayload.js"
 
 const laxEndpoint = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps) =>

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest"
 
 const root = path.resolve(import.meta.dirname, "../..")
 
-const FORBIDDEN_SOURCES = [/^src\/services\//, /^src\/App\.ts$/, /^src\/Config\.ts$/]
+const FORBIDDEN_SOURCES = [/^src\/services\//, /^src\/http\//, /^src\/App\.ts$/, /^src\/Config\.ts$/]
 const FORBIDDEN_PACKAGES = [
   "better-sqlite3",
   "pg",
@@ -48,7 +48,7 @@ describe("the client's import graph", () => {
     const packages = new Set(inputs.map(packageOf).filter((name) => name !== undefined))
 
     // The bundle did follow the client into the contract and the deploy helper.
-    expect(sources).toEqual(expect.arrayContaining(["src/client/index.ts", "src/http/Api.ts", "src/deploy/deployOnSpaces.ts"]))
+    expect(sources).toEqual(expect.arrayContaining(["src/client/index.ts", "src/contract/Api.ts", "src/deploy/deployOnSpaces.ts"]))
     expect(sources.filter((source) => FORBIDDEN_SOURCES.some((pattern) => pattern.test(source)))).toEqual([])
     expect(FORBIDDEN_PACKAGES.filter((name) => packages.has(name))).toEqual([])
     expect(packages.has("standardwebhooks")).toBe(true)

@@ -8,7 +8,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Layer } from "effect"
 import { ServerLive } from "../../src/App.js"
 import { GlossConfig } from "../../src/Config.js"
-import { Api } from "../../src/http/Api.js"
+import { Api } from "../../src/contract/Api.js"
 import { LoggingLive } from "../../src/Logging.js"
 import { type Dialect, freshDatabase } from "./databases.js"
 

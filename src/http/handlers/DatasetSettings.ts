@@ -5,7 +5,7 @@ import { MetadataProperties } from "../../services/datasets/MetadataProperties.j
 import { Questions } from "../../services/datasets/Questions.js"
 import { VectorSettings } from "../../services/datasets/VectorSettings.js"
 import { ServerApi } from "../ServerApi.js"
-import { CurrentUser } from "../Authentication.js"
+import { CurrentUser } from "../../contract/Authentication.js"
 
 const items = <A>(list: ReadonlyArray<A>) => ({ items: list })
 

@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Datasets } from "../../services/datasets/Datasets.js"
 import { ServerApi } from "../ServerApi.js"
-import { CurrentUser } from "../Authentication.js"
+import { CurrentUser } from "../../contract/Authentication.js"
 
 export const DatasetsLive = HttpApiBuilder.group(ServerApi, "datasets", (handlers) =>
   Effect.gen(function*() {

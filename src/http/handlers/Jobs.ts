@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Jobs } from "../../services/jobs/Jobs.js"
 import { ServerApi } from "../ServerApi.js"
-import { CurrentUser } from "../Authentication.js"
+import { CurrentUser } from "../../contract/Authentication.js"
 
 export const JobsLive = HttpApiBuilder.group(ServerApi, "jobs", (handlers) =>
   Effect.gen(function*() {

@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Users } from "../../services/users/Users.js"
 import { ServerApi } from "../ServerApi.js"
-import { CurrentUser } from "../Authentication.js"
+import { CurrentUser } from "../../contract/Authentication.js"
 
 export const MeLive = HttpApiBuilder.group(ServerApi, "me", (handlers) =>
   Effect.gen(function*() {

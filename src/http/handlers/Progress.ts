@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Progress } from "../../services/records/Progress.js"
 import { ServerApi } from "../ServerApi.js"
-import { CurrentUser } from "../Authentication.js"
+import { CurrentUser } from "../../contract/Authentication.js"
 
 export const ProgressLive = HttpApiBuilder.group(ServerApi, "progress", (handlers) =>
   Effect.gen(function*() {

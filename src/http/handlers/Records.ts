@@ -4,7 +4,7 @@ import { Ingest } from "../../services/records/ingest/Ingest.js"
 import { bulkJson, bulkPayload } from "../RecordsWire.js"
 import { Records } from "../../services/records/Records.js"
 import { ServerApi } from "../ServerApi.js"
-import { CurrentUser } from "../Authentication.js"
+import { CurrentUser } from "../../contract/Authentication.js"
 
 export const RecordsLive = HttpApiBuilder.group(ServerApi, "records", (handlers) =>
   Effect.gen(function*() {

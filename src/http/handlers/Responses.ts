@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Responses } from "../../services/records/Responses.js"
 import { ServerApi } from "../ServerApi.js"
-import { CurrentUser } from "../Authentication.js"
+import { CurrentUser } from "../../contract/Authentication.js"
 
 export const ResponsesLive = HttpApiBuilder.group(ServerApi, "responses", (handlers) =>
   Effect.gen(function*() {

@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Search } from "../../services/search/Search.js"
 import { ServerApi } from "../ServerApi.js"
-import { CurrentUser } from "../Authentication.js"
+import { CurrentUser } from "../../contract/Authentication.js"
 
 export const SearchLive = HttpApiBuilder.group(ServerApi, "search", (handlers) =>
   Effect.gen(function*() {

@@ -3,7 +3,7 @@ import { Effect, Layer, Schema } from "effect"
 import { Suggestion } from "../../domain/Suggestion.js"
 import { Suggestions } from "../../services/records/Suggestions.js"
 import { ServerApi } from "../ServerApi.js"
-import { CurrentUser } from "../Authentication.js"
+import { CurrentUser } from "../../contract/Authentication.js"
 
 const encode = Schema.encode(Suggestion)
 

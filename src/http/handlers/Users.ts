@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Users } from "../../services/users/Users.js"
 import { ServerApi } from "../ServerApi.js"
-import { CurrentUser } from "../Authentication.js"
+import { CurrentUser } from "../../contract/Authentication.js"
 
 export const UsersLive = HttpApiBuilder.group(ServerApi, "users", (handlers) =>
   Effect.gen(function*() {

@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Webhooks } from "../../services/webhooks/Webhooks.js"
 import { ServerApi } from "../ServerApi.js"
-import { CurrentUser } from "../Authentication.js"
+import { CurrentUser } from "../../contract/Authentication.js"
 
 export const WebhooksLive = HttpApiBuilder.group(ServerApi, "webhooks", (handlers) =>
   Effect.gen(function*() {

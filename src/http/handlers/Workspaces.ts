@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { Workspaces } from "../../services/workspaces/Workspaces.js"
 import { ServerApi } from "../ServerApi.js"
-import { CurrentUser } from "../Authentication.js"
+import { CurrentUser } from "../../contract/Authentication.js"
 
 export const WorkspacesLive = HttpApiBuilder.group(ServerApi, "workspaces", (handlers) =>
   Effect.gen(function*() {

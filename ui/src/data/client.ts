@@ -1,11 +1,11 @@
 /**
  * The only way the UI talks to the server: the client derived from the server's one `HttpApi` definition
- * (`src/http/Api.ts`), run on a small Effect runtime. `call` turns a client call into a promise for TanStack Query;
+ * (`src/contract/Api.ts`), run on a small Effect runtime. `call` turns a client call into a promise for TanStack Query;
  * it rejects with the endpoint's typed failure (a tagged error such as `NotFound`), and a 401 ends the session.
  */
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Cause, Effect, Exit, ManagedRuntime, Option } from "effect"
-import { Api } from "../../../src/http/Api.js"
+import { Api } from "../../../src/contract/Api.js"
 import { session } from "./session.js"
 
 /** Where the app is served (`GLOSS_BASE_URL` included), from the `<base href>` the server writes. */

@@ -13,7 +13,7 @@ import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@
 import { Effect, ManagedRuntime } from "effect"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Api } from "../../../src/http/Api.js"
+import { Api } from "../../../src/contract/Api.js"
 import { CLIENT_ID, CLIENT_SECRET, startFakeProvider } from "../../../test/oauth/fakeProvider.js"
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
 import { buildUi, firstScreenJs, hasChromium, launch, nextRecordMillis, SCREENSHOTS, signIn } from "./browser.js"

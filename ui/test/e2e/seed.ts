@@ -6,7 +6,7 @@
  */
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect } from "effect"
-import { Api } from "../../../src/http/Api.js"
+import { Api } from "../../../src/contract/Api.js"
 import type { DatasetId } from "../../../src/domain/Ids.js"
 import type { Question } from "../../../src/domain/Question.js"
 

@@ -1,6 +1,6 @@
 /**
  * The security middleware's contract: which credentials an endpoint accepts and what it provides. Shared with the
- * client (it only describes headers); the implementation lives in `AuthenticationLive.ts`.
+ * client (it only describes headers); the implementation lives in `http/AuthenticationLive.ts`.
  */
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
 import { Context } from "effect"
