@@ -9,7 +9,7 @@ import { GlossConfig } from "./Config.js"
 import { JobHandlers } from "./services/jobs/JobHandlers.js"
 import { JobWorkersLive } from "./services/jobs/JobWorkers.js"
 import { SqlJobsRepo } from "./services/jobs/SqlJobsRepo.js"
-import { recomputeStatuses, StatusRecomputation } from "./services/datasets/RecomputeStatuses.js"
+import { recomputeStatuses, StatusRecomputation } from "./services/records/RecomputeStatuses.js"
 import { WebhookDelivery } from "./services/webhooks/Delivery.js"
 import { deliverWebhook } from "./services/webhooks/deliveryJob.js"
 

@@ -2,7 +2,7 @@ import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
 import { DatasetId } from "../domain/Ids.js"
 import { Datasets } from "../services/datasets/Datasets.js"
-import { SearchIndex } from "../services/search/SearchIndex.js"
+import { SearchIndex } from "../services/records/SearchIndex.js"
 import { AdminLive, SYSTEM_OWNER, UsageError } from "./admin.js"
 
 const reindex = Command.make("reindex", {

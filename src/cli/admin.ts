@@ -11,7 +11,7 @@ import { runMigrations } from "../services/database/migrations.js"
 import { Datasets } from "../services/datasets/Datasets.js"
 import { Ingest } from "../services/records/ingest/Ingest.js"
 import { SearchEngineLive } from "../services/search/SearchEngineLive.js"
-import { SearchIndex } from "../services/search/SearchIndex.js"
+import { SearchIndex } from "../services/records/SearchIndex.js"
 import { Users } from "../services/users/Users.js"
 import { Workspaces } from "../services/workspaces/Workspaces.js"
 

@@ -6,7 +6,7 @@
 import { Effect } from "effect"
 import type { Role } from "../../src/domain/User.js"
 import { JobQueue } from "../../src/services/jobs/JobQueue.js"
-import { RecomputeStatuses } from "../../src/services/datasets/RecomputeStatuses.js"
+import { RecomputeStatuses } from "../../src/services/datasets/recomputeStatusesJob.js"
 import { unique } from "./fixtures.js"
 import { OWNER, raw } from "./server.js"
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DatasetId, UserId } from "../../src/domain/Ids.js"
 import { type Grant, grantOf } from "../../src/services/Policy.js"
-import { SEES_EVERYTHING, searchableBy, shownMetadata, type Viewer } from "../../src/services/records/viewer.js"
+import { SEES_EVERYTHING, searchableBy, shownMetadata, type Viewer } from "../../src/services/datasets/viewer.js"
 import type { IndexSchema } from "../../src/services/search/Query.js"
 
 const annotator: Viewer = { responsesOf: UserId.make("00000000-0000-4000-8000-000000000001"), metadataKeys: new Set(["source"]) }

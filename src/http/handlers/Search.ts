@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
-import { Search } from "../../services/search/Search.js"
+import { Search } from "../../services/records/Search.js"
 import { ServerApi } from "../ServerApi.js"
 import { CurrentUser } from "../../contract/Authentication.js"
 

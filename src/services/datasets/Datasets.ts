@@ -9,12 +9,12 @@ import { isUniqueViolation } from "../database/errors.js"
 import { withDefaults } from "../defaults.js"
 import { orNotFound } from "../found.js"
 import { type Action, Policy } from "../Policy.js"
-import { SearchIndex } from "../search/SearchIndex.js"
+import { DatasetIndex } from "./DatasetIndex.js"
 import { Telemetry } from "../Telemetry.js"
 import { Events } from "../webhooks/Events.js"
 import { WorkspacesRepo } from "../workspaces/WorkspacesRepo.js"
 import { DatasetsRepo } from "./DatasetsRepo.js"
-import { RecomputeStatuses } from "./RecomputeStatuses.js"
+import { RecomputeStatuses } from "./recomputeStatusesJob.js"
 import type { DatasetRow } from "./rows.js"
 import { SettingsRepo } from "./SettingsRepo.js"
 import { newId } from "../ids.js"
@@ -35,7 +35,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
     const workspaces = yield* WorkspacesRepo
     const policy = yield* Policy
     const db = yield* Database
-    const index = yield* SearchIndex
+    const index = yield* DatasetIndex
     const events = yield* Events
     const telemetry = yield* Telemetry
 
@@ -155,7 +155,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
     DatasetsRepo.Default,
     SettingsRepo.Default,
     WorkspacesRepo.Default,
-    SearchIndex.Default,
+    DatasetIndex.Default,
     Events.Default,
     Telemetry.Default,
     Policy.Default,

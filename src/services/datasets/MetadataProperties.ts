@@ -10,20 +10,20 @@ import { now } from "../clock.js"
 import { Database } from "../database/Database.js"
 import { withDefaults } from "../defaults.js"
 import { orNotFound } from "../found.js"
-import { SearchIndex } from "../search/SearchIndex.js"
+import { DatasetIndex } from "./DatasetIndex.js"
 import { Datasets } from "./Datasets.js"
 import type { MetadataPropertyRow } from "./rows.js"
 import { SettingsRepo } from "./SettingsRepo.js"
 import { settingNameTaken } from "./conflicts.js"
 import { newId } from "../ids.js"
-import { propertyShown, Viewers } from "../records/viewer.js"
+import { propertyShown, Viewers } from "./viewer.js"
 
 export class MetadataProperties extends Effect.Service<MetadataProperties>()("Gloss/MetadataProperties", {
   effect: Effect.gen(function*() {
     const { metadataProperties } = yield* SettingsRepo
     const datasets = yield* Datasets
     const db = yield* Database
-    const index = yield* SearchIndex
+    const index = yield* DatasetIndex
     const viewers = yield* Viewers
 
     const find = (id: MetadataPropertyId) => metadataProperties.findById(id).pipe(orNotFound("MetadataProperty", id))
@@ -101,5 +101,5 @@ export class MetadataProperties extends Effect.Service<MetadataProperties>()("Gl
       listByDataset: metadataProperties.listByDataset
     } as const
   }),
-  dependencies: [SettingsRepo.Default, Datasets.Default, SearchIndex.Default, Database.Default, Viewers.Default]
+  dependencies: [SettingsRepo.Default, Datasets.Default, DatasetIndex.Default, Database.Default, Viewers.Default]
 }) {}

@@ -10,7 +10,7 @@ import {
 import { now } from "../clock.js"
 import { Database } from "../database/Database.js"
 import { orNotFound } from "../found.js"
-import { SearchIndex } from "../search/SearchIndex.js"
+import { DatasetIndex } from "./DatasetIndex.js"
 import { Datasets } from "./Datasets.js"
 import type { VectorSettingsRow } from "./rows.js"
 import { SettingsRepo } from "./SettingsRepo.js"
@@ -22,7 +22,7 @@ export class VectorSettings extends Effect.Service<VectorSettings>()("Gloss/Vect
     const { vectorSettings } = yield* SettingsRepo
     const datasets = yield* Datasets
     const db = yield* Database
-    const index = yield* SearchIndex
+    const index = yield* DatasetIndex
 
     const manage = (actor: User, id: VectorSettingsId) =>
       Effect.tap(
@@ -86,5 +86,5 @@ export class VectorSettings extends Effect.Service<VectorSettings>()("Gloss/Vect
 
     return { list, create, update, delete: remove, listByDataset: vectorSettings.listByDataset } as const
   }),
-  dependencies: [SettingsRepo.Default, Datasets.Default, SearchIndex.Default, Database.Default]
+  dependencies: [SettingsRepo.Default, Datasets.Default, DatasetIndex.Default, Database.Default]
 }) {}

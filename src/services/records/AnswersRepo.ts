@@ -4,7 +4,7 @@ import { Effect, Schema } from "effect"
 import { DatasetId, RecordId, ResponseId, SuggestionId, UserId } from "../../domain/Ids.js"
 import { Database } from "../database/Database.js"
 import { DbVector } from "../database/columns.js"
-import { NamedVectorRow, ResponseRow, SuggestionRow, VectorRow } from "./rows.js"
+import { NamedVectorRow, ResponseRow, SettingsVectorRow, SuggestionRow, VectorRow } from "./rows.js"
 
 const Ids = Schema.Array(Schema.String)
 const none = <A>(): Effect.Effect<ReadonlyArray<A>> => Effect.succeed([])
@@ -83,6 +83,11 @@ export class AnswersRepo extends Effect.Service<AnswersRepo>()("Gloss/AnswersRep
         sql`select v.record_id, s.name, v.value from vectors v join vectors_settings s on s.id = v.vector_settings_id
             where ${sql.in("v.record_id", ids)}`
     })
+    const vectorsBySettingsOf = SqlSchema.findAll({
+      Request: Ids,
+      Result: SettingsVectorRow,
+      execute: (ids) => sql`select record_id, vector_settings_id, value from vectors where ${sql.in("record_id", ids)}`
+    })
     const vectorOf = SqlSchema.findOne({
       Request: Schema.Struct({ recordId: RecordId, settingsId: Schema.String }),
       Result: Schema.Struct({ value: DbVector }),
@@ -129,6 +134,8 @@ export class AnswersRepo extends Effect.Service<AnswersRepo>()("Gloss/AnswersRep
       deleteSuggestions: (recordId: RecordId, ids: ReadonlyArray<string> | null) =>
         deleteSuggestions({ recordId, ids }).pipe(Effect.orDie),
       vectorsOf: (ids: ReadonlyArray<string>) => orNone(ids, vectorsOf(ids)),
+      /** The records' vectors keyed by settings id (search documents), where `vectorsOf` names them. */
+      vectorsBySettingsOf: (ids: ReadonlyArray<string>) => orNone(ids, vectorsBySettingsOf(ids)),
       vectorOf: (recordId: RecordId, settingsId: string) =>
         vectorOf({ recordId, settingsId }).pipe(Effect.orDie),
       /** The distinct agents of the suggestions in a dataset, by question. */

@@ -68,6 +68,10 @@ export const VectorRow = Schema.Struct({
 })
 export type VectorRow = typeof VectorRow.Type
 
+/** A vector keyed by the id of its settings, as search documents hold them. */
+export const SettingsVectorRow = VectorRow.pipe(Schema.pick("record_id", "vector_settings_id", "value"))
+export type SettingsVectorRow = typeof SettingsVectorRow.Type
+
 /** A vector with the name of its settings, as records show them. */
 export const NamedVectorRow = Schema.Struct({ record_id: RecordId, name: Schema.String, value: DbVector })
 export type NamedVectorRow = typeof NamedVectorRow.Type

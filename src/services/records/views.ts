@@ -6,7 +6,7 @@ import type { Suggestion } from "../../domain/Suggestion.js"
 import { AnswersRepo } from "./AnswersRepo.js"
 import type { Include } from "./include.js"
 import type { NamedVectorRow, RecordRow, ResponseRow, SuggestionRow } from "./rows.js"
-import { shownMetadata, type Viewer } from "./viewer.js"
+import { shownMetadata, type Viewer } from "../datasets/viewer.js"
 
 export const toResponse = (row: ResponseRow): Response => row
 

@@ -4,18 +4,15 @@
  * Enqueued by `PATCH /datasets/{id}` through the outbox, so it runs only once the new distribution is committed.
  * Idempotent: a second run recomputes the same statuses (and emits the events again, at least once).
  */
-import { Effect, Schema } from "effect"
-import { DatasetId } from "../../domain/Ids.js"
+import { Effect } from "effect"
+import type { DatasetId } from "../../domain/Ids.js"
 import { Database } from "../database/Database.js"
 import { jobHandler } from "../jobs/JobHandlers.js"
-import { RecordsRepo } from "../records/RecordsRepo.js"
-import { SearchIndex } from "../search/SearchIndex.js"
+import { RecordsRepo } from "./RecordsRepo.js"
+import { SearchIndex } from "./SearchIndex.js"
 import { Events } from "../webhooks/Events.js"
-import { DatasetsRepo } from "./DatasetsRepo.js"
-
-export const RecomputeStatuses = "datasets.recompute_statuses"
-
-const Payload = Schema.Struct({ datasetId: DatasetId })
+import { DatasetsRepo } from "../datasets/DatasetsRepo.js"
+import { RecomputeStatuses, RecomputeStatusesPayload } from "../datasets/recomputeStatusesJob.js"
 
 /** Records read per query when building events (keeps `in (…)` lists within both dialects' limits). */
 const PAGE = 1000
@@ -69,6 +66,6 @@ export class StatusRecomputation extends Effect.Service<StatusRecomputation>()("
 
 export const recomputeStatuses = jobHandler(
   RecomputeStatuses,
-  Payload,
+  RecomputeStatusesPayload,
   ({ datasetId }) => Effect.flatMap(StatusRecomputation, (job) => job.run(datasetId))
 )

@@ -1,10 +1,9 @@
 import { Effect } from "effect"
 import { GlossConfig } from "../../Config.js"
 import type { DatasetId } from "../../domain/Ids.js"
-import type { DatasetRow } from "../datasets/rows.js"
+import type { DatasetRow } from "./rows.js"
 import type { IndexSchema } from "../search/Query.js"
-import { SettingsRepo } from "../datasets/SettingsRepo.js"
-import type { ValidationContext } from "./validation/context.js"
+import { SettingsRepo } from "./SettingsRepo.js"
 
 /** A dataset's settings gathered once per request: what record validation and search need to know. */
 export class DatasetSchemas extends Effect.Service<DatasetSchemas>()("Gloss/DatasetSchemas", {
@@ -28,7 +27,8 @@ export class DatasetSchemas extends Effect.Service<DatasetSchemas>()("Gloss/Data
     /** What validating a write needs, and the search schema for indexing what it writes: one read of each. */
     const load = (dataset: DatasetRow) =>
       Effect.map(indexSchema(dataset.id), (index) => {
-        const context: ValidationContext = {
+        // What `records/validation/` checks a write against (its `ValidationContext`).
+        const context = {
           datasetId: dataset.id,
           allowExtraMetadata: dataset.allow_extra_metadata,
           fields: index.fields,

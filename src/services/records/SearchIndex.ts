@@ -1,20 +1,20 @@
 /**
- * Keeps the search engine in step with the database: what to (re)index after each kind of write, and the full
- * rebuild (`gloss search reindex`, `REINDEX_DATASETS`). Every write path calls it after its transaction commits
+ * Keeps the search engine's documents in step with the records in the database: what to (re)index after each kind
+ * of write, and the full rebuild (`gloss search reindex`, `REINDEX_DATASETS`). The index itself (created on publish,
+ * deleted with the dataset, told of new settings) is `datasets/DatasetIndex.ts`'s. Every write path calls it after its transaction commits
  * (bulk writes of new records partly inside it: see `indexCreated`); when the engine fails the request fails, and a
  * reindex heals the index from the database (DESIGN.md).
  */
 import { Effect } from "effect"
 import type { DatasetId, RecordId } from "../../domain/Ids.js"
-import { Database } from "../database/Database.js"
+import { DatasetSchemas } from "../datasets/DatasetSchemas.js"
 import { DatasetsRepo } from "../datasets/DatasetsRepo.js"
-import { AnswersRepo } from "../records/AnswersRepo.js"
-import { DatasetSchemas } from "../records/DatasetSchemas.js"
-import { RecordsRepo } from "../records/RecordsRepo.js"
-import type { RecordRow } from "../records/rows.js"
-import { groupBy } from "../records/views.js"
-import type { IndexedRecord, IndexSchema } from "./Query.js"
-import { SearchEngine, type StagedIndexing } from "./SearchEngine.js"
+import type { IndexedRecord, IndexSchema } from "../search/Query.js"
+import { SearchEngine, type StagedIndexing } from "../search/SearchEngine.js"
+import { AnswersRepo } from "./AnswersRepo.js"
+import { RecordsRepo } from "./RecordsRepo.js"
+import type { RecordRow } from "./rows.js"
+import { groupBy } from "./views.js"
 
 const REINDEX_PAGE = 1000
 
@@ -45,7 +45,6 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
     const records = yield* RecordsRepo
     const answers = yield* AnswersRepo
     const datasets = yield* DatasetsRepo
-    const { sql } = yield* Database
 
     const schemaOf = schemas.indexSchema
 
@@ -56,8 +55,7 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
         const [responses, suggestions, vectors] = yield* Effect.all([
           answers.responsesOf(ids),
           answers.suggestionsOf(ids),
-          sql<{ record_id: string; vector_settings_id: string; value: Uint8Array }>`select record_id,
-            vector_settings_id, value from vectors where ${sql.in("record_id", ids)}`.pipe(Effect.orDie)
+          answers.vectorsBySettingsOf(ids)
         ])
         const responsesOf = groupBy(responses)
         const suggestionsOf = groupBy(suggestions)
@@ -66,12 +64,7 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
           indexedRecord(row, {
             responses: responsesOf.get(row.id) ?? [],
             suggestions: suggestionsOf.get(row.id) ?? [],
-            vectors: Object.fromEntries(
-              (vectorsOf.get(row.id) ?? []).map((v) => [
-                v.vector_settings_id,
-                Array.from(new Float64Array(new Uint8Array(v.value).buffer))
-              ])
-            )
+            vectors: Object.fromEntries((vectorsOf.get(row.id) ?? []).map((v) => [v.vector_settings_id, v.value]))
           })
         )
       })
@@ -115,15 +108,6 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
     return {
       reindex,
       schemaOf,
-      created: Effect.fn("SearchIndex.created")(function*(datasetId: DatasetId) {
-        yield* engine.createIndex(yield* schemaOf(datasetId))
-      }),
-      deleted: (datasetId: DatasetId) => engine.deleteIndex(datasetId),
-      /** A metadata property or vector settings was added: a published dataset's index learns about it. */
-      settingsChanged: Effect.fn("SearchIndex.settingsChanged")(function*(datasetId: DatasetId) {
-        const dataset = yield* datasets.findById(datasetId)
-        if (dataset._tag === "Some" && dataset.value.status === "ready") yield* engine.updateMapping(yield* schemaOf(datasetId))
-      }),
       records: records_,
       /**
        * Indexing for the records a bulk write is creating, from the documents it already has (nothing is read back):
@@ -136,6 +120,6 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
       rebuild
     } as const
   }),
-  dependencies: [DatasetSchemas.Default, RecordsRepo.Default, AnswersRepo.Default, DatasetsRepo.Default, Database.Default]
+  dependencies: [DatasetSchemas.Default, RecordsRepo.Default, AnswersRepo.Default, DatasetsRepo.Default]
 }) {}
 
