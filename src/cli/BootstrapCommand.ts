@@ -6,7 +6,7 @@
 import { Command } from "@effect/cli"
 import { Console, Effect, Layer, Option, Redacted } from "effect"
 import { GlossConfig } from "../Config.js"
-import { ensureOwner } from "../services/Bootstrap.js"
+import { ensureOwner } from "../Bootstrap.js"
 import { Database, SqlLive } from "../services/database/Database.js"
 import { Users } from "../services/users/Users.js"
 import { Workspaces } from "../services/workspaces/Workspaces.js"

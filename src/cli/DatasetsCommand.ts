@@ -2,7 +2,7 @@
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
 import { Datasets } from "../services/datasets/Datasets.js"
-import { Users } from "../services/users/Users.js"
+import { Workspaces } from "../services/workspaces/Workspaces.js"
 import { AdminLive, SYSTEM_OWNER, UsageError } from "./admin.js"
 
 const list = Command.make("list", {
@@ -12,7 +12,7 @@ const list = Command.make("list", {
   )
 }, ({ workspace }) =>
   Effect.gen(function*() {
-    const workspaces = yield* (yield* Users).workspacesOf(SYSTEM_OWNER)
+    const workspaces = yield* (yield* Workspaces).workspacesOf(SYSTEM_OWNER)
     const workspaceId = yield* Option.match(workspace, {
       onNone: () => Effect.succeed(undefined),
       onSome: (name) => {

@@ -14,7 +14,7 @@ const create = Command.make("create", { name }, ({ name }) =>
 
 const list = Command.make("list", {}, () =>
   Effect.gen(function*() {
-    for (const workspace of yield* (yield* Users).workspacesOf(SYSTEM_OWNER)) {
+    for (const workspace of yield* (yield* Workspaces).workspacesOf(SYSTEM_OWNER)) {
       yield* Console.log(`${workspace.name}\t${workspace.id}`)
     }
   }).pipe(Effect.provide(AdminLive))).pipe(Command.withDescription("List workspaces: name, id"))

@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import { Forbidden } from "../domain/Errors.js"
 import type { WorkspaceId } from "../domain/Ids.js"
 import type { Role, User } from "../domain/User.js"
-import { WorkspacesRepo } from "./workspaces/WorkspacesRepo.js"
+import { MembershipsRepo } from "./MembershipsRepo.js"
 
 export type Grant = "yes" | "no" | "member"
 type Row = { readonly [R in Exclude<Role, "owner">]: Grant }
@@ -55,10 +55,10 @@ export const grantOf = (role: Role, action: Action): Grant => role === "owner" ?
 
 export class Policy extends Effect.Service<Policy>()("Gloss/Policy", {
   effect: Effect.gen(function*() {
-    const workspaces = yield* WorkspacesRepo
+    const memberships = yield* MembershipsRepo
 
     const isMember = (user: User, workspaceId: WorkspaceId) =>
-      workspaces.isMember({ user_id: user.id, workspace_id: workspaceId }).pipe(
+      memberships.isMember({ user_id: user.id, workspace_id: workspaceId }).pipe(
         Effect.map((found) => found._tag === "Some")
       )
 
@@ -76,5 +76,5 @@ export class Policy extends Effect.Service<Policy>()("Gloss/Policy", {
 
     return { can, require, isMember } as const
   }),
-  dependencies: [WorkspacesRepo.Default]
+  dependencies: [MembershipsRepo.Default]
 }) {}

@@ -5,13 +5,14 @@ import { GlossConfig } from "../../src/Config.js"
 import { UserId, WorkspaceId } from "../../src/domain/Ids.js"
 import { Database, SqlLive } from "../../src/services/database/Database.js"
 import { runMigrations } from "../../src/services/database/migrations.js"
+import { MembershipsRepo } from "../../src/services/MembershipsRepo.js"
 import { type UserRow, UsersRepo } from "../../src/services/users/UsersRepo.js"
 import { WorkspacesRepo } from "../../src/services/workspaces/WorkspacesRepo.js"
 import { dialects, freshDatabase } from "../support/databases.js"
 
 const DatabaseTest = (dialect: (typeof dialects)[number]) =>
   Layer.unwrapScoped(Effect.map(freshDatabase(dialect), ({ env }) =>
-    Layer.mergeAll(UsersRepo.Default, WorkspacesRepo.Default).pipe(
+    Layer.mergeAll(UsersRepo.Default, WorkspacesRepo.Default, MembershipsRepo.Default).pipe(
       Layer.provideMerge(Database.Default),
       Layer.provideMerge(Layer.effectDiscard(runMigrations)),
       Layer.provideMerge(SqlLive),
@@ -78,13 +79,14 @@ for (const dialect of dialects) {
         Effect.gen(function*() {
           const users = yield* UsersRepo
           const workspaces = yield* WorkspacesRepo
+          const memberships = yield* MembershipsRepo
           const sql = yield* SqlClient.SqlClient
           const at = new Date()
           const user = userRow("member")
           yield* users.insert(user)
           const workspace = { id: WorkspaceId.make(crypto.randomUUID()), name: "cascade", inserted_at: at, updated_at: at }
           yield* workspaces.insert(workspace)
-          yield* workspaces.addMember({ id: crypto.randomUUID(), workspace_id: workspace.id, user_id: user.id, inserted_at: at, updated_at: at })
+          yield* memberships.addMember({ id: crypto.randomUUID(), workspace_id: workspace.id, user_id: user.id, inserted_at: at, updated_at: at })
           expect((yield* users.listByWorkspace(workspace.id)).map((u) => u.id)).toEqual([user.id])
           yield* workspaces.delete(workspace.id)
           const left = yield* sql<{ n: number | string }>`select count(*) as n from workspaces_users where user_id = ${user.id}`

@@ -8,7 +8,7 @@ import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { FIRST_OWNER_HINT } from "../../src/services/Bootstrap.js"
+import { FIRST_OWNER_HINT } from "../../src/Bootstrap.js"
 
 const ROOT = path.resolve(import.meta.dirname, "../..")
 const TSX = path.join(ROOT, "node_modules/.bin/tsx")

@@ -3,7 +3,7 @@ import { Effect, Layer, Option, Ref, TestClock } from "effect"
 import { GlossConfig } from "../../src/Config.js"
 import { UserId } from "../../src/domain/Ids.js"
 import type { User } from "../../src/domain/User.js"
-import { UserCache } from "../../src/services/auth/UserCache.js"
+import { UserCache } from "../../src/services/users/UserCache.js"
 
 const user: User = {
   id: UserId.make("3f1d2c8e-4c5b-4f7a-9d2e-1a2b3c4d5e6f"),

@@ -1,8 +1,8 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Schema } from "effect"
 import { Readiness } from "../../domain/Health.js"
-import { Health } from "../../services/Health.js"
 import { ServerApi } from "../ServerApi.js"
+import { Health } from "../../Health.js"
 
 const encode = Schema.encode(Readiness)
 

@@ -1,14 +1,14 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { Users } from "../../services/users/Users.js"
 import { ServerApi } from "../ServerApi.js"
+import { Workspaces } from "../../services/workspaces/Workspaces.js"
 import { CurrentUser } from "../../contract/Authentication.js"
 
 export const MeLive = HttpApiBuilder.group(ServerApi, "me", (handlers) =>
   Effect.gen(function*() {
-    const users = yield* Users
+    const workspaces = yield* Workspaces
     return handlers
       .handle("me", () => CurrentUser)
       .handle("workspaces", () =>
-        CurrentUser.pipe(Effect.flatMap(users.workspacesOf), Effect.map((items) => ({ items }))))
+        CurrentUser.pipe(Effect.flatMap(workspaces.workspacesOf), Effect.map((items) => ({ items }))))
   }))

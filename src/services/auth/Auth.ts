@@ -4,9 +4,9 @@ import { Unauthorized } from "../../domain/Errors.js"
 import type { User } from "../../domain/User.js"
 import { toUser } from "../users/Users.js"
 import { UsersRepo } from "../users/UsersRepo.js"
-import { verifyPassword } from "./Credentials.js"
+import { verifyPassword } from "../users/Credentials.js"
 import { Tokens } from "./Tokens.js"
-import { UserCache } from "./UserCache.js"
+import { UserCache } from "../users/UserCache.js"
 
 /** Turns credentials into a user: API keys (SDK, scripts), bearer tokens (browser sessions), username + password. */
 export class Auth extends Effect.Service<Auth>()("Gloss/Auth", {

@@ -147,8 +147,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
       update,
       delete: remove,
       publish,
-      listFor,
-      countInWorkspace: repo.countInWorkspace
+      listFor
     } as const
   }),
   dependencies: [

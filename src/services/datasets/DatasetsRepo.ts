@@ -2,7 +2,6 @@ import { SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { DatasetStatus } from "../../domain/Dataset.js"
 import { DatasetId, UserId, WorkspaceId } from "../../domain/Ids.js"
-import { DbInt } from "../database/columns.js"
 import { Database } from "../database/Database.js"
 import { insertionOrder } from "../database/ddl.js"
 import { DatasetRow } from "./rows.js"
@@ -40,11 +39,6 @@ export class DatasetsRepo extends Effect.Service<DatasetsRepo>()("Gloss/Datasets
           ])
         } order by ${order}`
     })
-    const countInWorkspace = SqlSchema.single({
-      Request: WorkspaceId,
-      Result: Schema.Struct({ n: DbInt }),
-      execute: (workspaceId) => sql`select count(*) as n from datasets where workspace_id = ${workspaceId}`
-    })
     /** `None` when the workspace already has a dataset with that name (or the id is taken). */
     const insert = SqlSchema.findOne({
       Request: DatasetRow,
@@ -68,8 +62,6 @@ export class DatasetsRepo extends Effect.Service<DatasetsRepo>()("Gloss/Datasets
       touchActivity: (id: DatasetId, at: Date) => touchActivity({ id, at: at.toISOString() }).pipe(Effect.orDie),
       findById: (id: DatasetId) => findById(id).pipe(Effect.orDie),
       list: (filter: typeof Filter.Type) => list(filter).pipe(Effect.orDie),
-      countInWorkspace: (workspaceId: WorkspaceId) =>
-        countInWorkspace(workspaceId).pipe(Effect.map(({ n }) => n), Effect.orDie),
       insert: (row: DatasetRow) => insert(row).pipe(Effect.orDie),
       replace: (row: DatasetRow) => replace(row).pipe(Effect.orDie),
       delete: (id: DatasetId) => remove(id).pipe(Effect.orDie)

@@ -2,15 +2,13 @@ import { Effect, Option } from "effect"
 import { Conflict, Unprocessable } from "../../domain/Errors.js"
 import { UserId } from "../../domain/Ids.js"
 import type { Role, User, UserCreate, UserUpdate } from "../../domain/User.js"
-import type { Workspace } from "../../domain/Workspace.js"
 import { now } from "../clock.js"
-import { generateApiKey, hashPassword } from "../auth/Credentials.js"
-import { UserCache } from "../auth/UserCache.js"
+import { generateApiKey, hashPassword } from "./Credentials.js"
+import { UserCache } from "./UserCache.js"
 import { Database } from "../database/Database.js"
 import { isUniqueViolation } from "../database/errors.js"
 import { orNotFound } from "../found.js"
 import { Policy } from "../Policy.js"
-import { WorkspacesRepo } from "../workspaces/WorkspacesRepo.js"
 import { type UserRow, UsersRepo } from "./UsersRepo.js"
 import { newId } from "../ids.js"
 
@@ -45,7 +43,6 @@ export interface NewUser extends UserCreate {
 export class Users extends Effect.Service<Users>()("Gloss/Users", {
   effect: Effect.gen(function*() {
     const repo = yield* UsersRepo
-    const workspaces = yield* WorkspacesRepo
     const policy = yield* Policy
     const db = yield* Database
     const cache = yield* UserCache
@@ -139,15 +136,6 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
       return (yield* shownTo(policy, actor))(toUser(current))
     })
 
-    /** An owner belongs everywhere; anyone else to the workspaces they are a member of. */
-    const workspacesOf = (user: { readonly id: UserId; readonly role: Role }): Effect.Effect<ReadonlyArray<Workspace>> =>
-      user.role === "owner" ? workspaces.list : workspaces.listByMember(user.id)
-
-    const listWorkspaces = Effect.fn("Users.listWorkspaces")(function*(actor: User, id: UserId) {
-      yield* policy.require(actor, "users.manage")
-      return yield* workspacesOf(yield* find(id))
-    })
-
     return {
       list,
       get,
@@ -156,12 +144,10 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
       update,
       updateTrusted,
       delete: remove,
-      listWorkspaces,
-      workspacesOf,
       hasOwner: repo.hasOwner,
       findByUsername: repo.findByUsername,
       findByApiKey: repo.findByApiKey
     } as const
   }),
-  dependencies: [UsersRepo.Default, WorkspacesRepo.Default, Policy.Default, Database.Default, UserCache.Default]
+  dependencies: [UsersRepo.Default, Policy.Default, Database.Default, UserCache.Default]
 }) {}

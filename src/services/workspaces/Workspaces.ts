@@ -1,13 +1,13 @@
 import { Effect, Option } from "effect"
 import { Conflict, NotFound, Unprocessable } from "../../domain/Errors.js"
 import { type UserId, WorkspaceId } from "../../domain/Ids.js"
-import type { User } from "../../domain/User.js"
-import type { WorkspaceCreate } from "../../domain/Workspace.js"
+import type { Role, User } from "../../domain/User.js"
+import type { Workspace, WorkspaceCreate } from "../../domain/Workspace.js"
 import { now } from "../clock.js"
 import { Database } from "../database/Database.js"
 import { isForeignKeyViolation } from "../database/errors.js"
-import { DatasetsRepo } from "../datasets/DatasetsRepo.js"
 import { orNotFound } from "../found.js"
+import { MembershipsRepo } from "../MembershipsRepo.js"
 import { Policy } from "../Policy.js"
 import { shownTo, toUser } from "../users/Users.js"
 import { UsersRepo } from "../users/UsersRepo.js"
@@ -21,7 +21,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
     const users = yield* UsersRepo
     const policy = yield* Policy
     const db = yield* Database
-    const datasets = yield* DatasetsRepo
+    const memberships = yield* MembershipsRepo
 
     const find = (id: WorkspaceId) => repo.findById(id).pipe(orNotFound("Workspace", id))
 
@@ -51,7 +51,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
       const holdsDatasets = new Conflict({
         detail: `Cannot delete the workspace \`${id}\`. This workspace has some datasets linked`
       })
-      if ((yield* datasets.countInWorkspace(id)) > 0) return yield* holdsDatasets
+      if ((yield* repo.countDatasets(id)) > 0) return yield* holdsDatasets
       // A dataset created between the check and the delete is caught by the foreign key (`on delete restrict`).
       yield* db.transaction(repo.delete(id)).pipe(
         Effect.catchSomeDefect((defect) => isForeignKeyViolation(defect) ? Option.some(Effect.fail(holdsDatasets)) : Option.none())
@@ -76,7 +76,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
       )
       const at = yield* now
       const added = yield* db.transaction(
-        repo.addMember({ id: newId(), workspace_id: id, user_id: userId, inserted_at: at, updated_at: at })
+        memberships.addMember({ id: newId(), workspace_id: id, user_id: userId, inserted_at: at, updated_at: at })
       )
       if (Option.isNone(added)) {
         return yield* new Conflict({
@@ -93,7 +93,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
 
     // The membership is looked up before the policy is checked (the contract's order for this endpoint).
     const removeUser = Effect.fn("Workspaces.removeUser")(function*(actor: User, id: WorkspaceId, userId: UserId) {
-      const membership = yield* repo.isMember({ workspace_id: id, user_id: userId })
+      const membership = yield* memberships.isMember({ workspace_id: id, user_id: userId })
       if (Option.isNone(membership)) {
         return yield* new NotFound({
           detail: `WorkspaceUser not found filtering by workspace_id=${id}, user_id=${userId}`
@@ -101,9 +101,18 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
       }
       yield* policy.require(actor, "workspaces.removeUser", id)
       const user = yield* users.findById(userId)
-      yield* db.transaction(repo.removeMember({ workspace_id: id, user_id: userId }))
+      yield* db.transaction(memberships.removeMember({ workspace_id: id, user_id: userId }))
       const shown = yield* shownTo(policy, actor)
       return shown(toUser(yield* Effect.succeed(user).pipe(orNotFound("User", userId))))
+    })
+
+    /** An owner belongs everywhere; anyone else to the workspaces they are a member of. */
+    const workspacesOf = (user: { readonly id: UserId; readonly role: Role }): Effect.Effect<ReadonlyArray<Workspace>> =>
+      user.role === "owner" ? repo.list : repo.listByMember(user.id)
+
+    const listOfUser = Effect.fn("Workspaces.listOfUser")(function*(actor: User, userId: UserId) {
+      yield* policy.require(actor, "users.manage")
+      return yield* workspacesOf(yield* users.findById(userId).pipe(orNotFound("User", userId)))
     })
 
     return {
@@ -115,8 +124,10 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
       addUser,
       addUserTrusted,
       removeUser,
+      workspacesOf,
+      listOfUser,
       findByName: repo.findByName
     } as const
   }),
-  dependencies: [WorkspacesRepo.Default, UsersRepo.Default, DatasetsRepo.Default, Policy.Default, Database.Default]
+  dependencies: [WorkspacesRepo.Default, UsersRepo.Default, MembershipsRepo.Default, Policy.Default, Database.Default]
 }) {}

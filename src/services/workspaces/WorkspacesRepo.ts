@@ -1,7 +1,7 @@
 import { SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { UserId, WorkspaceId } from "../../domain/Ids.js"
-import { DbTimestamp } from "../database/columns.js"
+import { DbInt, DbTimestamp } from "../database/columns.js"
 import { Database } from "../database/Database.js"
 
 export const WorkspaceRow = Schema.Struct({
@@ -11,16 +11,6 @@ export const WorkspaceRow = Schema.Struct({
   updated_at: DbTimestamp
 })
 export type WorkspaceRow = typeof WorkspaceRow.Type
-
-const MembershipRow = Schema.Struct({
-  id: Schema.UUID,
-  workspace_id: WorkspaceId,
-  user_id: UserId,
-  inserted_at: DbTimestamp,
-  updated_at: DbTimestamp
-})
-
-const Membership = Schema.Struct({ workspace_id: WorkspaceId, user_id: UserId })
 
 export class WorkspacesRepo extends Effect.Service<WorkspacesRepo>()("Gloss/WorkspacesRepo", {
   effect: Effect.gen(function*() {
@@ -58,23 +48,11 @@ export class WorkspacesRepo extends Effect.Service<WorkspacesRepo>()("Gloss/Work
       Request: WorkspaceId,
       execute: (id) => sql`delete from workspaces where id = ${id}`
     })
-    const isMember = SqlSchema.findOne({
-      Request: Membership,
-      Result: Schema.Struct({ user_id: UserId }),
-      execute: ({ user_id, workspace_id }) =>
-        sql`select user_id from workspaces_users where workspace_id = ${workspace_id} and user_id = ${user_id}`
-    })
-    /** `None` when the user already is a member. */
-    const addMember = SqlSchema.findOne({
-      Request: MembershipRow,
-      Result: Schema.Struct({ id: Schema.UUID }),
-      execute: (row) => sql`insert into workspaces_users ${sql.insert(row)} on conflict do nothing returning id`
-    })
-    const removeMember = SqlSchema.findOne({
-      Request: Membership,
-      Result: Schema.Struct({ id: Schema.UUID }),
-      execute: ({ user_id, workspace_id }) =>
-        sql`delete from workspaces_users where workspace_id = ${workspace_id} and user_id = ${user_id} returning id`
+    /** Whether any dataset lives in the workspace (it cannot be deleted then). */
+    const countDatasets = SqlSchema.single({
+      Request: WorkspaceId,
+      Result: Schema.Struct({ n: DbInt }),
+      execute: (id) => sql`select count(*) as n from datasets where workspace_id = ${id}`
     })
 
     return {
@@ -84,9 +62,7 @@ export class WorkspacesRepo extends Effect.Service<WorkspacesRepo>()("Gloss/Work
       listByMember: (userId: UserId) => listByMember(userId).pipe(Effect.orDie),
       insert: (row: WorkspaceRow) => insert(row).pipe(Effect.orDie),
       delete: (id: WorkspaceId) => remove(id).pipe(Effect.orDie),
-      isMember: (membership: typeof Membership.Type) => isMember(membership).pipe(Effect.orDie),
-      addMember: (row: typeof MembershipRow.Type) => addMember(row).pipe(Effect.orDie),
-      removeMember: (membership: typeof Membership.Type) => removeMember(membership).pipe(Effect.orDie)
+      countDatasets: (id: WorkspaceId) => countDatasets(id).pipe(Effect.map(({ n }) => n), Effect.orDie)
     } as const
   }),
   dependencies: [Database.Default]

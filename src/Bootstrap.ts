@@ -3,9 +3,9 @@
  * with `API_KEY` as its key when given, and member of `WORKSPACE` when given. Running it again changes nothing.
  */
 import { Effect, Option, Redacted } from "effect"
-import { GlossConfig } from "../Config.js"
-import { Users } from "./users/Users.js"
-import { Workspaces } from "./workspaces/Workspaces.js"
+import { GlossConfig } from "./Config.js"
+import { Users } from "./services/users/Users.js"
+import { Workspaces } from "./services/workspaces/Workspaces.js"
 
 /** What the log says when nobody can sign in yet. */
 export const FIRST_OWNER_HINT = "No owner exists yet, so nobody can sign in. Create the first one by starting the server " +

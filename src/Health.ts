@@ -1,8 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect } from "effect"
-import type { Readiness } from "../domain/Health.js"
-import { JobQueue } from "./jobs/JobQueue.js"
-import { SearchEngine } from "./search/SearchEngine.js"
+import type { Readiness } from "./domain/Health.js"
+import { JobQueue } from "./services/jobs/JobQueue.js"
+import { SearchEngine } from "./services/search/SearchEngine.js"
 
 const PROBE_TIMEOUT = Duration.seconds(3)
 
