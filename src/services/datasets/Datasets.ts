@@ -12,6 +12,7 @@ import { type Action, Policy } from "../Policy.js"
 import { DatasetIndex } from "./DatasetIndex.js"
 import { Telemetry } from "../Telemetry.js"
 import { Events } from "../webhooks/Events.js"
+import { DatasetEvents } from "./DatasetEvents.js"
 import { WorkspacesRepo } from "../workspaces/WorkspacesRepo.js"
 import { DatasetsRepo } from "./DatasetsRepo.js"
 import { RecomputeStatuses } from "./recomputeStatusesJob.js"
@@ -37,6 +38,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
     const db = yield* Database
     const index = yield* DatasetIndex
     const events = yield* Events
+    const datasetEvents = yield* DatasetEvents
     const telemetry = yield* Telemetry
 
     const find = (id: DatasetId) => repo.findById(id).pipe(orNotFound("Dataset", id))
@@ -67,7 +69,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
         updated_at: at
       }
       const inserted = yield* db.transaction(Effect.tap(repo.insert(row), (inserted) =>
-        Option.isSome(inserted) ? events.dataset("dataset.created", inserted.value) : Effect.void))
+        Option.isSome(inserted) ? datasetEvents.dataset("dataset.created", inserted.value) : Effect.void))
       if (Option.isSome(inserted)) return inserted.value
       return yield* nameTaken(row.name, row.workspace_id)
     })
@@ -90,7 +92,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
       }
       const saved = yield* db.transaction(Effect.gen(function*() {
         const replaced = yield* repo.replace(next)
-        if (Option.isSome(replaced)) yield* events.dataset("dataset.updated", replaced.value)
+        if (Option.isSome(replaced)) yield* datasetEvents.dataset("dataset.updated", replaced.value)
         // A new min_submitted changes which records are complete: a job recomputes them once this commits.
         if (next.distribution.min_submitted !== current.distribution.min_submitted) {
           yield* events.enqueueAfterCommit("default", RecomputeStatuses, { datasetId: id })
@@ -107,7 +109,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
     const remove = Effect.fn("Datasets.delete")(function*(actor: User, id: DatasetId) {
       const dataset = yield* access(actor, id, "datasets.manage")
       // The payload describes the dataset as it was, so it is built before the rows go.
-      yield* db.transaction(Effect.zipRight(events.dataset("dataset.deleted", dataset), repo.delete(id)))
+      yield* db.transaction(Effect.zipRight(datasetEvents.dataset("dataset.deleted", dataset), repo.delete(id)))
       yield* index.deleted(id)
       return dataset
     })
@@ -122,7 +124,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
         return yield* new Unprocessable({ detail: "Dataset cannot be published without required questions" })
       }
       const published: DatasetRow = { ...dataset, status: "ready", updated_at: yield* now }
-      yield* db.transaction(Effect.zipRight(repo.replace(published), events.dataset("dataset.published", published)))
+      yield* db.transaction(Effect.zipRight(repo.replace(published), datasetEvents.dataset("dataset.published", published)))
       yield* index.created(id)
       yield* telemetry.track("dataset/published")
       return published
@@ -156,6 +158,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
     WorkspacesRepo.Default,
     DatasetIndex.Default,
     Events.Default,
+    DatasetEvents.Default,
     Telemetry.Default,
     Policy.Default,
     Database.Default

@@ -10,7 +10,7 @@ import { Database } from "../database/Database.js"
 import { jobHandler } from "../jobs/JobHandlers.js"
 import { RecordsRepo } from "./RecordsRepo.js"
 import { SearchIndex } from "./SearchIndex.js"
-import { Events } from "../webhooks/Events.js"
+import { RecordEvents } from "./RecordEvents.js"
 import { DatasetsRepo } from "../datasets/DatasetsRepo.js"
 import { RecomputeStatuses, RecomputeStatusesPayload } from "../datasets/recomputeStatusesJob.js"
 
@@ -21,7 +21,7 @@ export class StatusRecomputation extends Effect.Service<StatusRecomputation>()("
   effect: Effect.gen(function*() {
     const datasets = yield* DatasetsRepo
     const records = yield* RecordsRepo
-    const events = yield* Events
+    const events = yield* RecordEvents
     const index = yield* SearchIndex
     const db = yield* Database
     const { sql } = db
@@ -61,7 +61,7 @@ export class StatusRecomputation extends Effect.Service<StatusRecomputation>()("
 
     return { run } as const
   }),
-  dependencies: [DatasetsRepo.Default, RecordsRepo.Default, Events.Default, SearchIndex.Default, Database.Default]
+  dependencies: [DatasetsRepo.Default, RecordsRepo.Default, RecordEvents.Default, SearchIndex.Default, Database.Default]
 }) {}
 
 export const recomputeStatuses = jobHandler(

@@ -8,7 +8,7 @@ import { Database } from "../database/Database.js"
 import { Datasets } from "../datasets/Datasets.js"
 import { orNotFound } from "../found.js"
 import { SearchIndex } from "./SearchIndex.js"
-import { Events } from "../webhooks/Events.js"
+import { RecordEvents } from "./RecordEvents.js"
 import { AnswersRepo } from "./AnswersRepo.js"
 import { DatasetSchemas } from "../datasets/DatasetSchemas.js"
 import { type Include, INCLUDE_EVERYTHING, INCLUDE_NOTHING, parseInclude } from "./include.js"
@@ -48,7 +48,7 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
     const viewers = yield* Viewers
     const db = yield* Database
     const index = yield* SearchIndex
-    const events = yield* Events
+    const events = yield* RecordEvents
 
     /** The record and its dataset, once the caller may do `action` there (404 before 403). */
     const access = (actor: User, id: RecordId, action: "records.read" | "records.write" | "suggestions.write") =>
@@ -141,7 +141,7 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
     RecordViews.Default,
     Viewers.Default,
     SearchIndex.Default,
-    Events.Default,
+    RecordEvents.Default,
     Database.Default
   ]
 }) {}

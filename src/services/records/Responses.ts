@@ -10,7 +10,7 @@ import type { DatasetRow } from "../datasets/rows.js"
 import { orNotFound } from "../found.js"
 import { SearchIndex } from "./SearchIndex.js"
 import { Policy } from "../Policy.js"
-import { Events, type ResponseEventType } from "../webhooks/Events.js"
+import { RecordEvents, type ResponseEventType } from "./RecordEvents.js"
 import { AnswersRepo } from "./AnswersRepo.js"
 import { DatasetSchemas } from "../datasets/DatasetSchemas.js"
 import { Records } from "./Records.js"
@@ -33,7 +33,7 @@ export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {
     const policy = yield* Policy
     const db = yield* Database
     const index = yield* SearchIndex
-    const events = yield* Events
+    const events = yield* RecordEvents
 
     const check = (record: RecordRow, body: ResponseCreate) =>
       Effect.gen(function*() {
@@ -182,7 +182,7 @@ export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {
     DatasetSchemas.Default,
     Policy.Default,
     SearchIndex.Default,
-    Events.Default,
+    RecordEvents.Default,
     Database.Default
   ]
 }) {}

@@ -18,7 +18,7 @@ import { assemble, RecordViews } from "../views.js"
 import { SEES_EVERYTHING } from "../../datasets/viewer.js"
 import { indexedRecord, SearchIndex } from "../SearchIndex.js"
 import type { IndexedRecord } from "../../search/Query.js"
-import { Events } from "../../webhooks/Events.js"
+import { RecordEvents } from "../RecordEvents.js"
 import { Telemetry } from "../../Telemetry.js"
 import { groupBy } from "../views.js"
 import { type Plan, plan } from "./plan.js"
@@ -53,7 +53,7 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
     const views = yield* RecordViews
     const db = yield* Database
     const index = yield* SearchIndex
-    const events = yield* Events
+    const events = yield* RecordEvents
     const telemetry = yield* Telemetry
 
     /** Events cost nothing here unless a webhook wants them (one cached lookup per payload, no per-record query). */
@@ -162,7 +162,7 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
     UsersRepo.Default,
     RecordViews.Default,
     SearchIndex.Default,
-    Events.Default,
+    RecordEvents.Default,
     Telemetry.Default
   ]
 }) {}

@@ -1,62 +1,26 @@
 /**
- * The `data` of events (reference §6.3), built from rows at the moment of the change, already in their JSON form
- * (timestamps as naive UTC strings) since they go straight into the outbox as text.
+ * The `dataset.*` events (reference §6.1) and the dataset `data` every event carries (§6.3), built from rows at the
+ * moment of the change, already in their JSON form since they go straight into the outbox as text.
  */
 import { Effect, Option } from "effect"
-import type { DatasetEventData, RecordEventData, ResponseEventData } from "../../domain/Event.js"
-import type { UserId } from "../../domain/Ids.js"
-import type { DatasetRow } from "../datasets/rows.js"
-import { SettingsRepo } from "../datasets/SettingsRepo.js"
-import type { RecordRow, ResponseRow } from "../records/rows.js"
-import { type UserRow, UsersRepo } from "../users/UsersRepo.js"
+import type { DatasetEventData } from "../../domain/Event.js"
+import type { WebhookEventType } from "../../domain/Webhook.js"
+import { Events, naive, stamps } from "../webhooks/Events.js"
 import { WorkspacesRepo } from "../workspaces/WorkspacesRepo.js"
+import type { DatasetRow } from "./rows.js"
+import { SettingsRepo } from "./SettingsRepo.js"
 
+export type DatasetEventType = Extract<WebhookEventType, `dataset.${string}`>
 export type DatasetData = typeof DatasetEventData.Encoded
-export type RecordData = typeof RecordEventData.Encoded
-export type ResponseData = typeof ResponseEventData.Encoded
 
-/** As the `Timestamp` schema encodes: ISO-8601 without the zone suffix. */
-const naive = (at: Date): string => at.toISOString().slice(0, -1)
-
-const stamps = (row: { readonly inserted_at: Date; readonly updated_at: Date }) => ({
-  inserted_at: naive(row.inserted_at),
-  updated_at: naive(row.updated_at)
-})
-
-export const recordData = (dataset: DatasetData, row: RecordRow): RecordData => ({
-  id: row.id,
-  status: row.status,
-  fields: row.fields,
-  metadata: row.metadata,
-  external_id: row.external_id,
-  dataset,
-  ...stamps(row)
-})
-
-export const responseData = (row: ResponseRow, record: RecordData, user: UserRow): ResponseData => ({
-  id: row.id,
-  values: row.values,
-  status: row.status,
-  record,
-  user: {
-    id: user.id,
-    first_name: user.first_name,
-    last_name: user.last_name,
-    username: user.username,
-    role: user.role,
-    ...stamps(user)
-  },
-  ...stamps(row)
-})
-
-export class EventPayloads extends Effect.Service<EventPayloads>()("Gloss/EventPayloads", {
+export class DatasetEvents extends Effect.Service<DatasetEvents>()("Gloss/DatasetEvents", {
   effect: Effect.gen(function*() {
+    const events = yield* Events
     const settings = yield* SettingsRepo
     const workspaces = yield* WorkspacesRepo
-    const users = yield* UsersRepo
 
     /** The dataset with its workspace and settings (five reads; done once per change, not per record). */
-    const dataset = Effect.fn("EventPayloads.dataset")(function*(row: DatasetRow) {
+    const data = Effect.fn("DatasetEvents.data")(function*(row: DatasetRow) {
       const [workspace, fields, questions, metadataProperties, vectorSettings] = yield* Effect.all([
         workspaces.findById(row.workspace_id),
         settings.fields.listByDataset(row.id),
@@ -102,7 +66,13 @@ export class EventPayloads extends Effect.Service<EventPayloads>()("Gloss/EventP
       return data
     })
 
-    return { dataset, user: (id: UserId) => users.findById(id) } as const
+    /** Call inside the change's transaction (see `webhooks/Events.ts`). */
+    const dataset = Effect.fn("DatasetEvents.dataset")(function*(type: DatasetEventType, row: DatasetRow) {
+      if (!(yield* events.wants(type))) return
+      yield* events.write([{ type, data: yield* data(row) }])
+    })
+
+    return { dataset, data } as const
   }),
-  dependencies: [SettingsRepo.Default, WorkspacesRepo.Default, UsersRepo.Default]
+  dependencies: [Events.Default, SettingsRepo.Default, WorkspacesRepo.Default]
 }) {}
