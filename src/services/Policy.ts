@@ -39,7 +39,7 @@ const rows = {
   "responses.create": { admin: "member", annotator: "member" },
   "responses.manageOthers": { admin: "member", annotator: "no" },
   "suggestions.write": { admin: "member", annotator: "no" },
-  // what a reader is shown of what is not theirs (services/records/viewer.ts, `shownTo` in services/users/Users.ts)
+  // what a reader is shown of what is not theirs (services/datasets/viewer.ts, `shownTo` in services/users/Users.ts)
   "responses.readOthers": { admin: "member", annotator: "no" },
   "metadata.readHidden": { admin: "member", annotator: "no" },
   "users.readApiKeys": { admin: "no", annotator: "no" },

@@ -1,7 +1,7 @@
 /**
  * What a caller is shown of what is not theirs: API keys (only their own, and every key to owners), responses
  * (annotators see their own only), and metadata hidden from annotators (left out of every record they read, and
- * not searchable by them). The rules are in services/records/viewer.ts and services/users/Users.ts (`shownTo`).
+ * not searchable by them). The rules are in services/datasets/viewer.ts and services/users/Users.ts (`shownTo`).
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"

@@ -1,4 +1,4 @@
-/** The pure rules of what a caller sees of records (services/records/viewer.ts) and the Policy rows behind them. */
+/** The pure rules of what a caller sees of records (services/datasets/viewer.ts) and the Policy rows behind them. */
 import { describe, expect, it } from "@effect/vitest"
 import { DatasetId, UserId } from "../../src/domain/Ids.js"
 import { type Grant, grantOf } from "../../src/services/Policy.js"
