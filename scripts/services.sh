@@ -52,6 +52,26 @@ if ! redis-cli -p 6379 ping >/dev/null 2>&1; then
   for _ in $(seq 1 50); do redis-cli -p 6379 ping >/dev/null 2>&1 && break; sleep 0.1; done
 fi
 
+# Redis Cluster: three masters on 7000-7002, no persistence, for the scale-out tests (issue 18). Created once; a node
+# that is up already is left alone, and the cluster is only created when no node knows it yet.
+cluster_ports=(7000 7001 7002)
+cluster_dir=/tmp/gloss-redis-cluster
+for port in "${cluster_ports[@]}"; do
+  if ! redis-cli -p "$port" ping >/dev/null 2>&1; then
+    mkdir -p "$cluster_dir/$port"
+    redis-server --port "$port" --bind 127.0.0.1 --cluster-enabled yes --cluster-config-file "nodes-$port.conf" \
+      --dir "$cluster_dir/$port" --save "" --appendonly no --daemonize yes \
+      --pidfile "$cluster_dir/$port.pid" --logfile "$cluster_dir/$port.log"
+    for _ in $(seq 1 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  fi
+done
+if ! redis-cli -p 7000 cluster info 2>/dev/null | grep -q "cluster_state:ok"; then
+  if [ "$(redis-cli -p 7000 cluster info 2>/dev/null | sed -n 's/^cluster_known_nodes:\([0-9]*\).*/\1/p')" = "1" ]; then
+    redis-cli --cluster create "${cluster_ports[@]/#/127.0.0.1:}" --cluster-replicas 0 --cluster-yes >/dev/null
+  fi
+  for _ in $(seq 1 100); do redis-cli -p 7000 cluster info | grep -q "cluster_state:ok" && break; sleep 0.1; done
+fi
+
 # Python tools in .venv at the repository's root (git-ignored): Schemathesis for test/fuzz
 # (scripts/fuzz-requirements.txt) and the Argilla SDK with pytest for test/compat (test/compat/requirements.txt).
 # Every line is pinned `name==version`; pip runs only when one of those versions is not installed yet.
@@ -69,7 +89,7 @@ if [ ${#venv_missing[@]} -gt 0 ]; then
   "$root/.venv/bin/pip" install --quiet --disable-pip-version-check "${python_requirements[@]/#/-r}"
 fi
 
-echo "services: PostgreSQL at postgres://gloss:gloss@127.0.0.1:5432/gloss, Redis at redis://127.0.0.1:6379, Chromium at $(command -v chromium), Schemathesis ${schemathesis_version} and argilla $(sed -n 's/^argilla==//p' "$root/test/compat/requirements.txt") in $root/.venv"
+echo "services: PostgreSQL at postgres://gloss:gloss@127.0.0.1:5432/gloss, Redis at redis://127.0.0.1:6379 (a Cluster at redis://127.0.0.1:7000), Chromium at $(command -v chromium), Schemathesis ${schemathesis_version} and argilla $(sed -n 's/^argilla==//p' "$root/test/compat/requirements.txt") in $root/.venv"
 
 # Elasticsearch and OpenSearch for the search tests, from Maven Central (cached outside the repository).
 bash "$(dirname "$0")/engines.sh"
