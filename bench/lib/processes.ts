@@ -90,7 +90,8 @@ export const tempHome = () => fs.mkdtempSync(path.join(os.tmpdir(), "gloss-bench
  */
 const startCommand = (): Array<string> => {
   const scripts = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts as Record<string, string>
-  const [program, ...args] = (scripts.start ?? "").split(/\s+/)
+  // `exec` (npm start replaces its shell with node, so signals reach the server) is the shell's business, not ours.
+  const [program, ...args] = (scripts.start ?? "").replace(/^exec\s+/, "").split(/\s+/)
   if (program !== "node") throw new Error(`the start script must run node, found: ${scripts.start}`)
   return args
 }
