@@ -7,12 +7,14 @@ import { ingestSuite } from "./suites/ingest.js"
 import { meSuite } from "./suites/me.js"
 import { searchSuite } from "./suites/search.js"
 import { uiSuite } from "./suites/ui.js"
+import { webhooksSuite } from "./suites/webhooks.js"
 
 const suites: Record<string, () => Promise<unknown>> = {
   me: meSuite,
   ingest: ingestSuite,
   search: searchSuite,
-  ui: uiSuite
+  ui: uiSuite,
+  webhooks: webhooksSuite
 }
 
 const selected = process.argv.slice(2).filter((name) => name !== "--")
