@@ -1,7 +1,8 @@
 /**
  * The SQL database: SQLite (embedded default) or PostgreSQL, chosen by `GlossConfig.database`, behind one
  * `SqlClient`. `Database` adds what every repository needs on both dialects: transactions that wait out a locked
- * SQLite file without blocking the event loop, and the names of column types for migrations.
+ * SQLite file without blocking the event loop, the one way services write a change (`write`), and the names of
+ * column types for migrations.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -12,7 +13,7 @@ import { Duration, Effect, Layer, Option, Schedule } from "effect"
 import pg from "pg"
 import { type DatabaseConfig, GlossConfig } from "../../Config.js"
 import { columnTypes } from "./ddl.js"
-import { DatabaseLocked, isBusy } from "./errors.js"
+import { DatabaseLocked, isBusy, isUniqueViolation } from "./errors.js"
 
 /** json (114) and jsonb (3802) arrive as text, as they do from SQLite, so one column schema reads both. */
 const pgTypes = {
@@ -64,6 +65,14 @@ export const SqlLive: Layer.Layer<SqlClient.SqlClient, SqlError.SqlError, GlossC
     database._tag === "Sqlite" ? sqliteLayer(database) : postgresLayer(database))
 )
 
+/** What a change does once committed, and what a unique constraint refusing it becomes (see `Database.write`). */
+export interface WriteOptions<A, E2, R2, E3> {
+  /** Runs once the transaction has committed, with what it returned: the search index, caches. */
+  readonly afterCommit?: ((committed: A) => Effect.Effect<unknown, E2, R2>) | undefined
+  /** The error a unique constraint's refusal becomes (two writers racing for one name) instead of a 500. */
+  readonly onUniqueViolation?: (() => E3) | undefined
+}
+
 export class Database extends Effect.Service<Database>()("Gloss/Database", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -101,10 +110,30 @@ export class Database extends Effect.Service<Database>()("Gloss/Database", {
       )
     }
 
+    /**
+     * A change, as every service writes one: `change` (its rows, and the outbox events that describe them) in one
+     * transaction; a unique constraint refusing it becomes `onUniqueViolation()`; once it has committed,
+     * `afterCommit` (whose failure fails the call but undoes nothing: a reindex heals the search index). Called
+     * outside any transaction, or "after commit" would run before the outer one commits.
+     */
+    const write = <A, E, R, E2 = never, R2 = never, E3 = never>(
+      change: Effect.Effect<A, E, R>,
+      options: WriteOptions<A, E2, R2, E3> = {}
+    ): Effect.Effect<A, Exclude<E, SqlError.SqlError> | E2 | E3, R | R2> => {
+      const { afterCommit, onUniqueViolation } = options
+      const committed = onUniqueViolation === undefined ? transaction(change) : transaction(change).pipe(
+        Effect.catchSomeDefect((defect) =>
+          isUniqueViolation(defect) ? Option.some(Effect.fail(onUniqueViolation())) : Option.none()
+        )
+      )
+      return afterCommit === undefined ? committed : Effect.tap(committed, afterCommit)
+    }
+
     return {
       sql,
       dialect: database._tag,
       transaction,
+      write,
       types: columnTypes(sql)
     } as const
   })

@@ -5,7 +5,6 @@ import { DatasetId, type WorkspaceId } from "../../domain/Ids.js"
 import type { User } from "../../domain/User.js"
 import { now } from "../clock.js"
 import { Database } from "../database/Database.js"
-import { isUniqueViolation } from "../database/errors.js"
 import { withDefaults } from "../defaults.js"
 import { orNotFound } from "../found.js"
 import { type Action, Policy } from "../Policy.js"
@@ -68,7 +67,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
         inserted_at: at,
         updated_at: at
       }
-      const inserted = yield* db.transaction(Effect.tap(repo.insert(row), (inserted) =>
+      const inserted = yield* db.write(Effect.tap(repo.insert(row), (inserted) =>
         Option.isSome(inserted) ? datasetEvents.dataset("dataset.created", inserted.value) : Effect.void))
       if (Option.isSome(inserted)) return inserted.value
       return yield* nameTaken(row.name, row.workspace_id)
@@ -90,18 +89,17 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
           : { ...current.metadata, ...patch.metadata },
         updated_at: yield* now
       }
-      const saved = yield* db.transaction(Effect.gen(function*() {
-        const replaced = yield* repo.replace(next)
-        if (Option.isSome(replaced)) yield* datasetEvents.dataset("dataset.updated", replaced.value)
-        // A new min_submitted changes which records are complete: a job recomputes them once this commits.
-        if (next.distribution.min_submitted !== current.distribution.min_submitted) {
-          yield* events.enqueueAfterCommit("default", RecomputeStatuses, { datasetId: id })
-        }
-        return replaced
-      })).pipe(
-        Effect.catchSomeDefect((defect) =>
-          isUniqueViolation(defect) ? Option.some(Effect.fail(nameTaken(next.name, next.workspace_id))) : Option.none()
-        )
+      const saved = yield* db.write(
+        Effect.gen(function*() {
+          const replaced = yield* repo.replace(next)
+          if (Option.isSome(replaced)) yield* datasetEvents.dataset("dataset.updated", replaced.value)
+          // A new min_submitted changes which records are complete: a job recomputes them once this commits.
+          if (next.distribution.min_submitted !== current.distribution.min_submitted) {
+            yield* events.enqueueAfterCommit("default", RecomputeStatuses, { datasetId: id })
+          }
+          return replaced
+        }),
+        { onUniqueViolation: () => nameTaken(next.name, next.workspace_id) }
       )
       return yield* Effect.succeed(saved).pipe(orNotFound("Dataset", id))
     })
@@ -109,8 +107,9 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
     const remove = Effect.fn("Datasets.delete")(function*(actor: User, id: DatasetId) {
       const dataset = yield* access(actor, id, "datasets.manage")
       // The payload describes the dataset as it was, so it is built before the rows go.
-      yield* db.transaction(Effect.zipRight(datasetEvents.dataset("dataset.deleted", dataset), repo.delete(id)))
-      yield* index.deleted(id)
+      yield* db.write(Effect.zipRight(datasetEvents.dataset("dataset.deleted", dataset), repo.delete(id)), {
+        afterCommit: () => index.deleted(id)
+      })
       return dataset
     })
 
@@ -124,8 +123,9 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
         return yield* new Unprocessable({ detail: "Dataset cannot be published without required questions" })
       }
       const published: DatasetRow = { ...dataset, status: "ready", updated_at: yield* now }
-      yield* db.transaction(Effect.zipRight(repo.replace(published), datasetEvents.dataset("dataset.published", published)))
-      yield* index.created(id)
+      yield* db.write(Effect.zipRight(repo.replace(published), datasetEvents.dataset("dataset.published", published)), {
+        afterCommit: () => index.created(id)
+      })
       yield* telemetry.track("dataset/published")
       return published
     })

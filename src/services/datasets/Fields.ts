@@ -50,7 +50,7 @@ export class Fields extends Effect.Service<Fields>()("Gloss/Fields", {
         inserted_at: at,
         updated_at: at
       }
-      const inserted = yield* db.transaction(fields.insert(row))
+      const inserted = yield* db.write(fields.insert(row))
       return yield* Option.match(inserted, {
         onSome: Effect.succeed,
         onNone: () =>
@@ -72,7 +72,7 @@ export class Fields extends Effect.Service<Fields>()("Gloss/Fields", {
         settings,
         updated_at: yield* now
       }
-      return yield* db.transaction(fields.replace(next)).pipe(orNotFound("Field", id))
+      return yield* db.write(fields.replace(next)).pipe(orNotFound("Field", id))
     })
 
     const remove = Effect.fn("Fields.delete")(function*(actor: User, id: FieldId) {
@@ -80,7 +80,7 @@ export class Fields extends Effect.Service<Fields>()("Gloss/Fields", {
       if (dataset.status === "ready") {
         return yield* new Unprocessable({ detail: "Fields cannot be deleted for a published dataset" })
       }
-      yield* db.transaction(fields.delete(id))
+      yield* db.write(fields.delete(id))
       return field
     })
 

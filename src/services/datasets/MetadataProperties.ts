@@ -62,8 +62,7 @@ export class MetadataProperties extends Effect.Service<MetadataProperties>()("Gl
           inserted_at: at,
           updated_at: at
         }
-        return yield* db.transaction(metadataProperties.insert(row)).pipe(
-          Effect.tap(() => index.settingsChanged(datasetId)),
+        return yield* db.write(metadataProperties.insert(row), { afterCommit: () => index.settingsChanged(datasetId) }).pipe(
           Effect.flatMap(Option.match({
             onSome: Effect.succeed,
             onNone: () =>
@@ -82,13 +81,13 @@ export class MetadataProperties extends Effect.Service<MetadataProperties>()("Gl
           visible_for_annotators: patch.visible_for_annotators ?? property.visible_for_annotators,
           updated_at: yield* now
         }
-        return yield* db.transaction(metadataProperties.replace(next)).pipe(orNotFound("MetadataProperty", id))
+        return yield* db.write(metadataProperties.replace(next)).pipe(orNotFound("MetadataProperty", id))
       }
     )
 
     const remove = Effect.fn("MetadataProperties.delete")(function*(actor: User, id: MetadataPropertyId) {
       const property = yield* manage(actor, id)
-      yield* db.transaction(metadataProperties.delete(id))
+      yield* db.write(metadataProperties.delete(id))
       return property
     })
 

@@ -78,7 +78,7 @@ export class Questions extends Effect.Service<Questions>()("Gloss/Questions", {
         inserted_at: at,
         updated_at: at
       }
-      return yield* db.transaction(questions.insert(row)).pipe(
+      return yield* db.write(questions.insert(row)).pipe(
         Effect.flatMap(Option.match({
           onSome: Effect.succeed,
           // The name was free a moment ago: a concurrent create took it.
@@ -100,7 +100,7 @@ export class Questions extends Effect.Service<Questions>()("Gloss/Questions", {
         settings,
         updated_at: yield* now
       }
-      return yield* db.transaction(questions.replace(next)).pipe(orNotFound("Question", id))
+      return yield* db.write(questions.replace(next)).pipe(orNotFound("Question", id))
     })
 
     const remove = Effect.fn("Questions.delete")(function*(actor: User, id: QuestionId) {
@@ -108,7 +108,7 @@ export class Questions extends Effect.Service<Questions>()("Gloss/Questions", {
       if (dataset.status === "ready") {
         return yield* new Unprocessable({ detail: "questions cannot be deleted for a published dataset" })
       }
-      yield* db.transaction(questions.delete(id))
+      yield* db.write(questions.delete(id))
       return question
     })
 

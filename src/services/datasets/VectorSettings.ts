@@ -59,8 +59,7 @@ export class VectorSettings extends Effect.Service<VectorSettings>()("Gloss/Vect
           inserted_at: at,
           updated_at: at
         }
-        return yield* db.transaction(vectorSettings.insert(row)).pipe(
-          Effect.tap(() => index.settingsChanged(datasetId)),
+        return yield* db.write(vectorSettings.insert(row), { afterCommit: () => index.settingsChanged(datasetId) }).pipe(
           Effect.flatMap(Option.match({
             onSome: Effect.succeed,
             // The name was free a moment ago: a concurrent create took it.
@@ -74,13 +73,13 @@ export class VectorSettings extends Effect.Service<VectorSettings>()("Gloss/Vect
       function*(actor: User, id: VectorSettingsId, patch: VectorSettingsUpdate) {
         const settings = yield* manage(actor, id)
         const next: VectorSettingsRow = { ...settings, title: patch.title ?? settings.title, updated_at: yield* now }
-        return yield* db.transaction(vectorSettings.replace(next)).pipe(orNotFound("VectorSettings", id))
+        return yield* db.write(vectorSettings.replace(next)).pipe(orNotFound("VectorSettings", id))
       }
     )
 
     const remove = Effect.fn("VectorSettings.delete")(function*(actor: User, id: VectorSettingsId) {
       const settings = yield* manage(actor, id)
-      yield* db.transaction(vectorSettings.delete(id))
+      yield* db.write(vectorSettings.delete(id))
       return settings
     })
 

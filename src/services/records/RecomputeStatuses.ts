@@ -37,7 +37,7 @@ export class StatusRecomputation extends Effect.Service<StatusRecomputation>()("
       }).pipe(Effect.orDie)
 
     const run = Effect.fn("Datasets.recomputeStatuses")(function*(datasetId: DatasetId) {
-      const changed = yield* db.transaction(Effect.gen(function*() {
+      yield* db.write(Effect.gen(function*() {
         const dataset = yield* datasets.findById(datasetId)
         // Deleted since: nothing left to do.
         if (dataset._tag === "None") return []
@@ -55,8 +55,7 @@ export class StatusRecomputation extends Effect.Service<StatusRecomputation>()("
           )
         )
         return ids
-      }))
-      yield* index.records(datasetId, changed)
+      }), { afterCommit: (changed) => index.records(datasetId, changed) })
     })
 
     return { run } as const

@@ -95,27 +95,29 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
           updated_at: at
         }]
       })
-      yield* db.transaction(Effect.gen(function*() {
-        // `metadata` replaces the whole dict; `suggestions` replace all of the record's; `vectors` are upserted.
-        const updated = { ...record, metadata: patch.metadata === undefined ? record.metadata : patch.metadata, updated_at: at }
-        yield* repo.replace(updated)
-        yield* events.records("record.updated", dataset, [updated])
-        if (patch.suggestions !== undefined) {
-          yield* answers.deleteSuggestions(record.id, null)
-          yield* answers.upsertSuggestions(suggestions)
-        }
-        yield* answers.upsertVectors(vectors)
-      }))
-      yield* index.records(record.dataset_id, [record.id])
+      yield* db.write(
+        Effect.gen(function*() {
+          // `metadata` replaces the whole dict; `suggestions` replace all of the record's; `vectors` are upserted.
+          const updated = { ...record, metadata: patch.metadata === undefined ? record.metadata : patch.metadata, updated_at: at }
+          yield* repo.replace(updated)
+          yield* events.records("record.updated", dataset, [updated])
+          if (patch.suggestions !== undefined) {
+            yield* answers.deleteSuggestions(record.id, null)
+            yield* answers.upsertSuggestions(suggestions)
+          }
+          yield* answers.upsertVectors(vectors)
+        }),
+        { afterCommit: () => index.records(record.dataset_id, [record.id]) }
+      )
       return yield* get(actor, id)
     })
 
     const remove = Effect.fn("Records.delete")(function*(actor: User, id: RecordId) {
       const { dataset, record } = yield* access(actor, id, "records.write")
-      yield* db.transaction(
-        Effect.zipRight(events.records("record.deleted", dataset, [record]), repo.deleteIds(record.dataset_id, [record.id]))
+      yield* db.write(
+        Effect.zipRight(events.records("record.deleted", dataset, [record]), repo.deleteIds(record.dataset_id, [record.id])),
+        { afterCommit: () => index.removed(record.dataset_id, [record.id]) }
       )
-      yield* index.removed(record.dataset_id, [record.id])
       const [shown] = yield* views.show([record], INCLUDE_NOTHING, yield* viewers.of(actor, dataset))
       return yield* Effect.succeed(Option.fromNullable(shown)).pipe(orNotFound("Record", id))
     })
@@ -124,11 +126,10 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
     const deleteMany = Effect.fn("Records.deleteMany")(function*(actor: User, datasetId: DatasetId, rawIds: string | undefined) {
       const ids = yield* Either.mapLeft(parseIds(rawIds, "record"), (detail) => new Unprocessable({ detail }))
       const dataset = yield* datasets.access(actor, datasetId, "records.write")
-      const deleted = yield* db.transaction(
-        Effect.zipRight(events.records("record.deleted", dataset, repo.findByIds(datasetId, ids)), repo.deleteIds(datasetId, ids))
+      return yield* db.write(
+        Effect.zipRight(events.records("record.deleted", dataset, repo.findByIds(datasetId, ids)), repo.deleteIds(datasetId, ids)),
+        { afterCommit: (deleted) => index.removed(datasetId, deleted) }
       )
-      yield* index.removed(datasetId, deleted)
-      return deleted
     })
 
     return { access, list, get, update, delete: remove, deleteMany } as const

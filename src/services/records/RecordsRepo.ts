@@ -109,7 +109,7 @@ export class RecordsRepo extends Effect.Service<RecordsRepo>()("Gloss/RecordsRep
       findForUpdate: (id: RecordId) => findForUpdate(id).pipe(Effect.orDie),
       /** The records of `ids` that exist in the dataset, in the order of `ids`. */
       findByIds: (datasetId: DatasetId, ids: ReadonlyArray<string>) =>
-        findByIds({ datasetId, ids }).pipe(
+        ids.length === 0 ? Effect.succeed([]) : findByIds({ datasetId, ids }).pipe(
           Effect.map((rows) => {
             const position = new Map(ids.map((id, i) => [id, i]))
             return rows

@@ -58,16 +58,19 @@ export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {
       event: ResponseEventType,
       shown?: ResponseRow
     ) =>
-      db.transaction(Effect.gen(function*() {
-        const locked = yield* recordsRepo.findForUpdate(record.id)
-        const saved = yield* save
-        const [recomputed] = yield* recordsRepo.recompute([record.id], dataset.distribution.min_submitted)
-        yield* answers.touchDatasetUsers(record.dataset_id, [saved.user_id], saved.updated_at)
-        yield* datasetsRepo.touchActivity(record.dataset_id, saved.updated_at)
-        const current = Option.getOrElse(locked, () => record)
-        yield* events.answered(event, shown ?? saved, dataset, { ...current, status: recomputed?.status ?? current.status })
-        return saved
-      })).pipe(Effect.tap(() => index.records(record.dataset_id, [record.id])))
+      db.write(
+        Effect.gen(function*() {
+          const locked = yield* recordsRepo.findForUpdate(record.id)
+          const saved = yield* save
+          const [recomputed] = yield* recordsRepo.recompute([record.id], dataset.distribution.min_submitted)
+          yield* answers.touchDatasetUsers(record.dataset_id, [saved.user_id], saved.updated_at)
+          yield* datasetsRepo.touchActivity(record.dataset_id, saved.updated_at)
+          const current = Option.getOrElse(locked, () => record)
+          yield* events.answered(event, shown ?? saved, dataset, { ...current, status: recomputed?.status ?? current.status })
+          return saved
+        }),
+        { afterCommit: () => index.records(record.dataset_id, [record.id]) }
+      )
 
     const create = Effect.fn("Responses.create")(function*(actor: User, recordId: RecordId, body: ResponseCreate) {
       const { dataset, record } = yield* records.access(actor, recordId, "records.read").pipe(

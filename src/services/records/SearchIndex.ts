@@ -13,7 +13,7 @@ import type { IndexedRecord, IndexSchema } from "../search/Query.js"
 import { SearchEngine, type StagedIndexing } from "../search/SearchEngine.js"
 import { AnswersRepo } from "./AnswersRepo.js"
 import { RecordsRepo } from "./RecordsRepo.js"
-import type { RecordRow } from "./rows.js"
+import type { RecordRow, ResponseRow, SettingsVectorRow, SuggestionRow } from "./rows.js"
 import { groupBy } from "./views.js"
 
 const REINDEX_PAGE = 1000
@@ -38,6 +38,27 @@ export const indexedRecord = (
   vectors: related.vectors
 })
 
+/** Everything that hangs off some records: all their responses, suggestions and vectors (by settings id). */
+export interface Answers {
+  readonly responses: ReadonlyArray<ResponseRow>
+  readonly suggestions: ReadonlyArray<SuggestionRow>
+  readonly vectors: ReadonlyArray<SettingsVectorRow>
+}
+
+/** The search documents of `rows`, from `answers` (which may hold other records' too). */
+export const documentsOf = (rows: ReadonlyArray<RecordRow>, answers: Answers): ReadonlyArray<IndexedRecord> => {
+  const responsesOf = groupBy(answers.responses)
+  const suggestionsOf = groupBy(answers.suggestions)
+  const vectorsOf = groupBy(answers.vectors)
+  return rows.map((row) =>
+    indexedRecord(row, {
+      responses: responsesOf.get(row.id) ?? [],
+      suggestions: suggestionsOf.get(row.id) ?? [],
+      vectors: Object.fromEntries((vectorsOf.get(row.id) ?? []).map((v) => [v.vector_settings_id, v.value]))
+    })
+  )
+}
+
 export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchIndex", {
   effect: Effect.gen(function*() {
     const engine = yield* SearchEngine
@@ -48,26 +69,16 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
 
     const schemaOf = schemas.indexSchema
 
-    /** The documents of these rows: their responses, suggestions and vectors read in one query each. */
+    /** Everything that hangs off these records, read in one query each. */
+    const answersOf = (ids: ReadonlyArray<RecordId>): Effect.Effect<Answers> =>
+      Effect.map(
+        Effect.all([answers.responsesOf(ids), answers.suggestionsOf(ids), answers.vectorsBySettingsOf(ids)]),
+        ([responses, suggestions, vectors]) => ({ responses, suggestions, vectors })
+      )
+
+    /** The documents of these rows, their answers read from the database. */
     const documents = (rows: ReadonlyArray<RecordRow>) =>
-      Effect.gen(function*() {
-        const ids = rows.map((row) => row.id)
-        const [responses, suggestions, vectors] = yield* Effect.all([
-          answers.responsesOf(ids),
-          answers.suggestionsOf(ids),
-          answers.vectorsBySettingsOf(ids)
-        ])
-        const responsesOf = groupBy(responses)
-        const suggestionsOf = groupBy(suggestions)
-        const vectorsOf = groupBy(vectors)
-        return rows.map((row) =>
-          indexedRecord(row, {
-            responses: responsesOf.get(row.id) ?? [],
-            suggestions: suggestionsOf.get(row.id) ?? [],
-            vectors: Object.fromEntries((vectorsOf.get(row.id) ?? []).map((v) => [v.vector_settings_id, v.value]))
-          })
-        )
-      })
+      Effect.map(answersOf(rows.map((row) => row.id)), (read) => documentsOf(rows, read))
 
     /** Re-indexes these records of a dataset from the database (after any write that touches them). */
     const records_ = Effect.fn("SearchIndex.records")(function*(datasetId: DatasetId, ids: ReadonlyArray<RecordId>) {
@@ -109,6 +120,13 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
       reindex,
       schemaOf,
       records: records_,
+      answersOf,
+      /**
+       * Re-indexes records a write has at hand, as committed, with their `answers` (all of them, not only the
+       * written ones) and the `schema` it loaded: nothing is read. The dataset is the caller's to check (published).
+       */
+      written: (schema: IndexSchema, rows: ReadonlyArray<RecordRow>, answers: Answers) =>
+        rows.length === 0 ? Effect.void : engine.indexRecords(schema, documentsOf(rows, answers)),
       /**
        * Indexing for the records a bulk write is creating, from the documents it already has (nothing is read back):
        * run `inTransaction` inside the write's transaction and `afterCommit` after it (SearchEngine.indexCreated).

@@ -41,24 +41,27 @@ export class Suggestions extends Effect.Service<Suggestions>()("Gloss/Suggestion
       )
       if (row === undefined) return yield* new Unprocessable({ detail: "a suggestion is required" })
       const existed = (yield* answers.suggestionsOf([record.id])).some((s) => s.question_id === row.question_id)
-      const [saved] = yield* db.transaction(answers.upsertSuggestions([row]))
-      yield* index.records(record.dataset_id, [record.id])
+      const [saved] = yield* db.write(answers.upsertSuggestions([row]), {
+        afterCommit: () => index.records(record.dataset_id, [record.id])
+      })
       return { suggestion: toSuggestion(saved ?? row), created: !existed }
     })
 
     const deleteMany = Effect.fn("Suggestions.deleteMany")(function*(actor: User, recordId: RecordId, rawIds: string | undefined) {
       const ids = yield* Either.mapLeft(parseIds(rawIds, "suggestion"), (detail) => new Unprocessable({ detail }))
       const { record } = yield* records.access(actor, recordId, "suggestions.write")
-      yield* db.transaction(answers.deleteSuggestions(record.id, ids))
-      yield* index.records(record.dataset_id, [record.id])
+      yield* db.write(answers.deleteSuggestions(record.id, ids), {
+        afterCommit: () => index.records(record.dataset_id, [record.id])
+      })
     })
 
     const remove = Effect.fn("Suggestions.delete")(function*(actor: User, id: SuggestionId) {
       const suggestion = yield* answers.suggestion(id).pipe(orNotFound("Suggestion", id))
       const record = yield* recordsRepo.findById(suggestion.record_id).pipe(orNotFound("Record", suggestion.record_id))
       yield* datasets.access(actor, record.dataset_id, "suggestions.write")
-      yield* db.transaction(answers.deleteSuggestions(record.id, [id]))
-      yield* index.records(record.dataset_id, [record.id])
+      yield* db.write(answers.deleteSuggestions(record.id, [id]), {
+        afterCommit: () => index.records(record.dataset_id, [record.id])
+      })
       return toSuggestion(suggestion)
     })
 

@@ -6,7 +6,6 @@ import { now } from "../clock.js"
 import { generateApiKey, hashPassword } from "./Credentials.js"
 import { UserCache } from "./UserCache.js"
 import { Database } from "../database/Database.js"
-import { isUniqueViolation } from "../database/errors.js"
 import { orNotFound } from "../found.js"
 import { Policy } from "../Policy.js"
 import { type UserRow, UsersRepo } from "./UsersRepo.js"
@@ -73,7 +72,7 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
         inserted_at: at,
         updated_at: at
       }
-      const inserted = yield* db.transaction(repo.insert(row))
+      const inserted = yield* db.write(repo.insert(row))
       if (Option.isSome(inserted)) return toUser(inserted.value)
       // Something unique was taken: say which.
       if (yield* repo.usernameTaken(row.username)) return yield* usernameTaken(row.username)
@@ -117,20 +116,17 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
       }
       const demoted = current.role === "owner" && changes.role !== "owner"
       const write = repo.update(current.id, changes)
-      const updated = yield* db.transaction(demoted ? Effect.zipRight(keepAnOwner(current, "demoted"), write) : write).pipe(
-        Effect.ensuring(cache.invalidate),
+      const updated = yield* db.write(demoted ? Effect.zipRight(keepAnOwner(current, "demoted"), write) : write, {
         // Two renames to the same username at once: the loser is told, not given a 500.
-        Effect.catchSomeDefect((defect) =>
-          isUniqueViolation(defect) ? Option.some(Effect.fail(usernameTaken(changes.username))) : Option.none()
-        )
-      )
+        onUniqueViolation: () => usernameTaken(changes.username)
+      }).pipe(Effect.ensuring(cache.invalidate))
       return toUser(yield* Effect.succeed(updated).pipe(orNotFound("User", current.id)))
     })
 
     const remove = Effect.fn("Users.delete")(function*(actor: User, id: UserId) {
       const current = yield* find(id)
       yield* policy.require(actor, "users.manage")
-      yield* db.transaction(Effect.zipRight(keepAnOwner(current, "deleted"), repo.delete(id))).pipe(
+      yield* db.write(Effect.zipRight(keepAnOwner(current, "deleted"), repo.delete(id))).pipe(
         Effect.ensuring(cache.invalidate)
       )
       return (yield* shownTo(policy, actor))(toUser(current))

@@ -47,7 +47,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Gloss/Webhooks", {
         inserted_at: at,
         updated_at: at
       }
-      yield* db.transaction(Effect.gen(function*() {
+      yield* db.write(Effect.gen(function*() {
         yield* repo.lockForCreate
         if ((yield* repo.count) >= MAX_WEBHOOKS) {
           return yield* new Unprocessable({
@@ -55,8 +55,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Gloss/Webhooks", {
           })
         }
         yield* repo.insert(row)
-      }))
-      yield* subscriptions.invalidate
+      }), { afterCommit: () => subscriptions.invalidate })
       return row
     })
 
@@ -70,15 +69,13 @@ export class Webhooks extends Effect.Service<Webhooks>()("Gloss/Webhooks", {
         description: patch.description === undefined ? current.description : patch.description,
         updated_at: yield* now
       }
-      yield* db.transaction(repo.replace(next))
-      yield* subscriptions.invalidate
+      yield* db.write(repo.replace(next), { afterCommit: () => subscriptions.invalidate })
       return next
     })
 
     const remove = Effect.fn("Webhooks.delete")(function*(actor: User, id: WebhookId) {
       const webhook = yield* load(actor, id)
-      yield* db.transaction(repo.delete(id))
-      yield* subscriptions.invalidate
+      yield* db.write(repo.delete(id), { afterCommit: () => subscriptions.invalidate })
       return webhook
     })
 

@@ -29,7 +29,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
     const createTrusted = Effect.fn("Workspaces.createTrusted")(function*(input: WorkspaceCreate) {
       const at = yield* now
       const row = { id: WorkspaceId.make(newId()), name: input.name, inserted_at: at, updated_at: at }
-      const inserted = yield* db.transaction(repo.insert(row))
+      const inserted = yield* db.write(repo.insert(row))
       if (Option.isSome(inserted)) return inserted.value
       return yield* new Conflict({ detail: `Workspace name \`${input.name}\` is not unique` })
     })
@@ -53,7 +53,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
       })
       if ((yield* repo.countDatasets(id)) > 0) return yield* holdsDatasets
       // A dataset created between the check and the delete is caught by the foreign key (`on delete restrict`).
-      yield* db.transaction(repo.delete(id)).pipe(
+      yield* db.write(repo.delete(id)).pipe(
         Effect.catchSomeDefect((defect) => isForeignKeyViolation(defect) ? Option.some(Effect.fail(holdsDatasets)) : Option.none())
       )
       return workspace
@@ -75,7 +75,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
         }))
       )
       const at = yield* now
-      const added = yield* db.transaction(
+      const added = yield* db.write(
         memberships.addMember({ id: newId(), workspace_id: id, user_id: userId, inserted_at: at, updated_at: at })
       )
       if (Option.isNone(added)) {
@@ -101,7 +101,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
       }
       yield* policy.require(actor, "workspaces.removeUser", id)
       const user = yield* users.findById(userId)
-      yield* db.transaction(memberships.removeMember({ workspace_id: id, user_id: userId }))
+      yield* db.write(memberships.removeMember({ workspace_id: id, user_id: userId }))
       const shown = yield* shownTo(policy, actor)
       return shown(toUser(yield* Effect.succeed(user).pipe(orNotFound("User", userId))))
     })

@@ -1,11 +1,10 @@
-import { Effect, Either, Option } from "effect"
+import { Effect, Either } from "effect"
 import { Conflict, Unprocessable } from "../../../domain/Errors.js"
 import type { DatasetId, RecordId } from "../../../domain/Ids.js"
 import type { DatasetRecord, RecordUpsert } from "../../../domain/Record.js"
 import type { User } from "../../../domain/User.js"
 import { now } from "../../clock.js"
 import { Database } from "../../database/Database.js"
-import { isUniqueViolation } from "../../database/errors.js"
 import { Datasets } from "../../datasets/Datasets.js"
 import { DatasetsRepo } from "../../datasets/DatasetsRepo.js"
 import type { DatasetRow } from "../../datasets/rows.js"
@@ -14,29 +13,14 @@ import { AnswersRepo } from "../AnswersRepo.js"
 import { DatasetSchemas } from "../../datasets/DatasetSchemas.js"
 import { INCLUDE_EVERYTHING } from "../include.js"
 import { RecordsRepo } from "../RecordsRepo.js"
-import { assemble, RecordViews } from "../views.js"
+import { assemble } from "../views.js"
 import { SEES_EVERYTHING } from "../../datasets/viewer.js"
-import { indexedRecord, SearchIndex } from "../SearchIndex.js"
-import type { IndexedRecord } from "../../search/Query.js"
+import { type Answers, documentsOf, SearchIndex } from "../SearchIndex.js"
 import { RecordEvents } from "../RecordEvents.js"
 import { Telemetry } from "../../Telemetry.js"
-import { groupBy } from "../views.js"
+import type { RecordRow } from "../rows.js"
 import { type Plan, plan } from "./plan.js"
 import { newId } from "../../ids.js"
-
-/** The search documents of the records a plan creates, from the plan itself. */
-const documentsOf = (planned: Plan): ReadonlyArray<IndexedRecord> => {
-  const responses = groupBy(planned.responses)
-  const suggestions = groupBy(planned.suggestions)
-  const vectors = groupBy(planned.vectors)
-  return planned.inserts.map((row) =>
-    indexedRecord(row, {
-      responses: responses.get(row.id) ?? [],
-      suggestions: suggestions.get(row.id) ?? [],
-      vectors: Object.fromEntries((vectors.get(row.id) ?? []).map((v) => [v.vector_settings_id, v.value]))
-    })
-  )
-}
 
 const nonNull = <A>(values: ReadonlyArray<A | null | undefined>): Array<A> =>
   values.filter((value): value is A => value !== null && value !== undefined)
@@ -50,16 +34,18 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
     const records = yield* RecordsRepo
     const answers = yield* AnswersRepo
     const users = yield* UsersRepo
-    const views = yield* RecordViews
     const db = yield* Database
     const index = yield* SearchIndex
     const events = yield* RecordEvents
     const telemetry = yield* Telemetry
 
-    /** Events cost nothing here unless a webhook wants them (one cached lookup per payload, no per-record query). */
-    /** `andThen` runs last, in the same transaction. */
-    const write = (dataset: DatasetRow, planned: Plan, at: Date, andThen: Effect.Effect<void>) =>
-      db.transaction(Effect.gen(function*() {
+    /**
+     * The plan's rows and events, for one transaction; `andThen` runs last in it. Returns the updated records as
+     * stored (their status recomputed), so that nothing written is read back. Events cost nothing here unless a
+     * webhook wants them (one cached lookup per payload, no per-record query).
+     */
+    const change = (dataset: DatasetRow, planned: Plan, at: Date, andThen: Effect.Effect<void>) =>
+      Effect.gen(function*() {
         const datasetId = dataset.id
         yield* records.insertMany(planned.inserts)
         yield* events.records("record.created", dataset, planned.inserts)
@@ -67,21 +53,24 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
         yield* answers.upsertResponses(planned.responses)
         yield* answers.upsertSuggestions(planned.suggestions)
         yield* answers.upsertVectors(planned.vectors)
-        yield* records.recompute(planned.recompute, dataset.distribution.min_submitted)
-        yield* events.statuses(dataset, records.findByIds(datasetId, planned.recompute))
+        const statuses = new Map(
+          (yield* records.recompute(planned.recompute, dataset.distribution.min_submitted)).map((r) => [r.id, r.status])
+        )
+        const updated: ReadonlyArray<RecordRow> = planned.updates.map((row) => {
+          const status = statuses.get(row.id)
+          return status === undefined ? row : { ...row, status }
+        })
+        if (statuses.size > 0) {
+          const byId = new Map(updated.map((row) => [row.id, row]))
+          yield* events.statuses(dataset, planned.recompute.flatMap((id) => byId.get(id) ?? []))
+        }
         if (planned.respondents.length > 0) {
           yield* answers.touchDatasetUsers(datasetId, planned.respondents, at)
           yield* datasetsRepo.touchActivity(datasetId, at)
         }
         yield* andThen
-      })).pipe(
-        // Two payloads racing to create the same external id: the loser is told instead of getting a 500.
-        Effect.catchSomeDefect((defect) =>
-          isUniqueViolation(defect)
-            ? Option.some(Effect.fail(new Conflict({ detail: "Records with the same external ids were being written at the same time; try again" })))
-            : Option.none()
-        )
-      )
+        return updated
+      })
 
     const ingest = Effect.fn("Records.ingest")(
       function*(actor: User, datasetId: DatasetId, items: ReadonlyArray<RecordUpsert>, mode: "create" | "upsert") {
@@ -119,26 +108,32 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
           newId
         })
         if (Either.isLeft(planned)) return yield* new Unprocessable({ detail: planned.left })
+        const { inserts, updates } = planned.right
         // New records are indexed from the plan, as far as the engine allows inside the same transaction.
-        const indexing = index.indexCreated(schema, documentsOf(planned.right))
-        yield* write(dataset, planned.right, at, indexing.inTransaction)
-        yield* indexing.afterCommit
-        yield* index.records(datasetId, planned.right.updates.map((row) => row.id))
+        const indexing = index.indexCreated(schema, documentsOf(inserts, planned.right))
+        const updated = yield* db.write(change(dataset, planned.right, at, indexing.inTransaction), {
+          afterCommit: () => indexing.afterCommit,
+          // Two payloads racing to create the same external id: the loser is told instead of getting a 500.
+          onUniqueViolation: () =>
+            new Conflict({ detail: "Records with the same external ids were being written at the same time; try again" })
+        })
+        // Updated records' answers are partly older than the payload: read once, for their documents and the answer.
+        const updatedIds: ReadonlyArray<RecordId> = updates.map((row) => row.id)
+        const stored = updatedIds.length === 0 ? undefined : yield* index.answersOf(updatedIds)
+        if (stored !== undefined) yield* index.written(schema, updated, stored)
         yield* telemetry.track("records/bulk")
 
-        // New records are shown from what was just written; updated ones are read back (their responses,
-        // suggestions and vectors are partly older, and their status may have been recomputed). Writers see everything.
-        const { inserts, responses, suggestions, updates, vectors } = planned.right
-        const updatedIds: ReadonlyArray<RecordId> = updates.map((row) => row.id)
+        // Records are shown from what was written (updated ones with their answers as stored). Writers see everything.
         const vectorNames = new Map(vectorSettings.map((settings) => [settings.id, settings.name]))
+        const show = (rows: ReadonlyArray<RecordRow>, related: Answers) =>
+          assemble(rows, INCLUDE_EVERYTHING, {
+            responses: related.responses,
+            suggestions: related.suggestions,
+            vectors: related.vectors.map((v) => ({ record_id: v.record_id, name: vectorNames.get(v.vector_settings_id) ?? "", value: v.value }))
+          }, SEES_EVERYTHING)
         const shown = new Map<string, DatasetRecord>()
-        for (const record of assemble(inserts, INCLUDE_EVERYTHING, {
-          responses,
-          suggestions,
-          vectors: vectors.map((v) => ({ record_id: v.record_id, name: vectorNames.get(v.vector_settings_id) ?? "", value: v.value }))
-        }, SEES_EVERYTHING)) shown.set(record.id, record)
-        const reread = updatedIds.length === 0 ? [] : yield* records.findByIds(datasetId, updatedIds)
-        for (const record of yield* views.show(reread, INCLUDE_EVERYTHING, SEES_EVERYTHING)) shown.set(record.id, record)
+        for (const record of show(inserts, planned.right)) shown.set(record.id, record)
+        if (stored !== undefined) for (const record of show(updated, stored)) shown.set(record.id, record)
         const result = planned.right.order.flatMap((id) => {
           const record = shown.get(id)
           return record === undefined ? [] : [record]
@@ -160,7 +155,6 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
     RecordsRepo.Default,
     AnswersRepo.Default,
     UsersRepo.Default,
-    RecordViews.Default,
     SearchIndex.Default,
     RecordEvents.Default,
     Telemetry.Default
