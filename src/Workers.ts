@@ -11,10 +11,11 @@ import { JobWorkersLive } from "./services/jobs/JobWorkers.js"
 import { SqlJobsRepo } from "./services/jobs/SqlJobsRepo.js"
 import { recomputeStatuses, StatusRecomputation } from "./services/records/RecomputeStatuses.js"
 import { WebhookDelivery } from "./services/webhooks/Delivery.js"
-import { deliverWebhook } from "./services/webhooks/deliveryJob.js"
+import { deliverWebhook, deliverWebhookBurst } from "./services/webhooks/deliveryJob.js"
 
 export const AppJobHandlersLive = JobHandlers.layer(Effect.all([
   deliverWebhook,
+  deliverWebhookBurst,
   recomputeStatuses
 ])).pipe(Layer.provide([WebhookDelivery.Default, StatusRecomputation.Default]))
 

@@ -16,9 +16,15 @@ describe("back-off", () => {
 
   it("defaults to the settings, and never allows fewer than one attempt", () => {
     const settings = JobSettings.defaultValue()
-    expect(retryPolicy(settings, undefined)).toEqual({ attempts: 4, backoffMillis: 1000 })
-    expect(retryPolicy(settings, { attempts: 2, backoff: "250 millis" })).toEqual({ attempts: 2, backoffMillis: 250 })
-    expect(retryPolicy(settings, { attempts: 0, backoff: Duration.seconds(2) })).toEqual({ attempts: 1, backoffMillis: 2000 })
+    expect(retryPolicy(settings, undefined)).toEqual({ attempts: 4, backoffMillis: 1000, delayMillis: 0 })
+    expect(retryPolicy(settings, { attempts: 2, backoff: "250 millis" })).toEqual({ attempts: 2, backoffMillis: 250, delayMillis: 0 })
+    expect(retryPolicy(settings, { attempts: 0, backoff: Duration.seconds(2) })).toEqual({ attempts: 1, backoffMillis: 2000, delayMillis: 0 })
+  })
+
+  it("a delay postpones the first run (a retry handed over by a burst delivery); never below zero", () => {
+    const settings = JobSettings.defaultValue()
+    expect(retryPolicy(settings, { delay: "300 millis" }).delayMillis).toBe(300)
+    expect(retryPolicy(settings, { delay: Duration.millis(-5) }).delayMillis).toBe(0)
   })
 })
 

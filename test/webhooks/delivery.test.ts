@@ -5,9 +5,9 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
-import { draftDataset, send } from "../support/datasets.js"
+import { datasetPath, draftDataset, publishedDataset, send } from "../support/datasets.js"
 import { unique } from "../support/fixtures.js"
-import { DeliverWebhook } from "../../src/services/webhooks/deliveryJob.js"
+import { DeliverWebhook, DeliverWebhookBurst } from "../../src/services/webhooks/deliveryJob.js"
 import { hook, removeAllHooks } from "./support/hooks.js"
 import { distinct, ok } from "./support/receiver.js"
 import { backends, eventually, jobIds, SuiteLive, TheReceiver } from "./support/setup.js"
@@ -113,6 +113,39 @@ for (const backend of backends) {
             const seen = arrived.map((d) => `${d.event?.type} ${String(d.event?.data.id)}`).sort()
             expect(seen).toEqual(datasets.flatMap((id) => [`dataset.created ${id}`, `dataset.updated ${id}`]).sort())
             yield* eventually(statusesOf(ids), allAre("finished"), "all finished")
+          }), 120_000)
+
+        it.effect("a burst of events (a bulk write) is one job; an event it cannot deliver becomes a job of its own, retried with the same webhook-id", () =>
+          Effect.gen(function*() {
+            const receiver = yield* TheReceiver
+            yield* removeAllHooks
+            const path = unique("burst")
+            yield* hook(receiver, path, ["record.created"])
+            receiver.setMode(path, { _tag: "status", status: 503 })
+            const bursts = yield* jobIds(DeliverWebhookBurst)
+            const singles = yield* jobIds(DeliverWebhook)
+            const dataset = yield* publishedDataset()
+            const created = yield* send("POST", datasetPath(dataset, "/records/bulk"), {
+              items: Array.from({ length: 12 }, (_, i) => ({ fields: { text: `record ${i}` } }))
+            })
+            expect(created.status).toBe(201)
+            const [burst] = yield* eventually(
+              Effect.map(jobIds(DeliverWebhookBurst), (ids) => ids.filter((id) => !bursts.includes(id))),
+              (ids) => ids.length === 1,
+              "one burst job"
+            )
+            // The burst finishes; each of its twelve failed sends is handed to a delivery job of its own.
+            yield* eventually(statusesOf([burst ?? ""]), allAre("finished"), "the burst finished")
+            const retries = yield* newJobs(singles, 12)
+            expect(retries).toHaveLength(12)
+            receiver.setMode(path, ok)
+            yield* eventually(statusesOf(retries), allAre("finished"), "every retry delivered")
+            const arrived = distinct(receiver.at(path))
+            expect(arrived).toHaveLength(12)
+            // Every event was sent at least twice (by the burst, then by its own job), always under one webhook-id.
+            const sent = receiver.at(path)
+            expect(sent.length).toBeGreaterThanOrEqual(24)
+            expect(new Set(sent.map((d) => d.messageId)).size).toBe(12)
           }), 120_000)
 
         it.effect("a receiver answering bytes that are not HTTP is retried; a 200 with any body is delivered", () =>

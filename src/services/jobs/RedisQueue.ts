@@ -65,7 +65,7 @@ export const makeRedisQueue = (url: Redacted.Redacted<string>, cluster: boolean)
 
     // Redis failures are defects here (DESIGN.md, Errors): the request that enqueued answers 500.
     const enqueue: JobQueueShape["enqueue"] = Effect.fn("Jobs.enqueue")(function*(queueName, name, payload, options) {
-      const { attempts, backoffMillis } = retryPolicy(settings, options)
+      const { attempts, backoffMillis, delayMillis } = retryPolicy(settings, options)
       const id = newId()
       yield* Effect.tryPromise(() =>
         queue.add(name, payload, {
@@ -73,6 +73,7 @@ export const makeRedisQueue = (url: Redacted.Redacted<string>, cluster: boolean)
           priority: PRIORITY[queueName],
           attempts,
           backoff: { type: "exponential", delay: backoffMillis },
+          ...(delayMillis > 0 ? { delay: delayMillis } : {}),
           ...retention(settings)
         })
       ).pipe(Effect.orDie)

@@ -17,7 +17,7 @@ export const makeSqlQueue: Effect.Effect<JobQueueShape, never, SqlJobsRepo | Dat
   const enqueue: JobQueueShape["enqueue"] = Effect.fn("Jobs.enqueue")(function*(queue, name, payload, options) {
     const id = newId()
     const at = yield* now
-    const { attempts, backoffMillis } = retryPolicy(settings, options)
+    const { attempts, backoffMillis, delayMillis } = retryPolicy(settings, options)
     yield* db.transaction(repo.insert({
       id,
       queue,
@@ -26,7 +26,7 @@ export const makeSqlQueue: Effect.Effect<JobQueueShape, never, SqlJobsRepo | Dat
       status: "queued",
       max_attempts: attempts,
       backoff_ms: backoffMillis,
-      available_at: at.getTime(),
+      available_at: at.getTime() + delayMillis,
       inserted_at: at,
       updated_at: at
     }))

@@ -16,6 +16,8 @@ export interface EnqueueOptions {
   readonly attempts?: number | undefined
   /** Base delay of the exponential back-off: retry n waits `backoff × 2^(n-1)`. Default `JobSettings.backoff`. */
   readonly backoff?: Duration.DurationInput | undefined
+  /** Runs no earlier than this long after it is enqueued (a retry handed over from another job). Default: at once. */
+  readonly delay?: Duration.DurationInput | undefined
 }
 
 export interface JobQueueShape {
@@ -69,7 +71,8 @@ export const retryDelayMillis = (backoffMillis: number, attempt: number): number
 /** Attempts and back-off for one job, with the settings' defaults filled in. */
 export const retryPolicy = (settings: JobSettingsShape, options: EnqueueOptions | undefined) => ({
   attempts: Math.max(1, Math.floor(options?.attempts ?? settings.attempts)),
-  backoffMillis: Duration.toMillis(options?.backoff === undefined ? settings.backoff : Duration.decode(options.backoff))
+  backoffMillis: Duration.toMillis(options?.backoff === undefined ? settings.backoff : Duration.decode(options.backoff)),
+  delayMillis: options?.delay === undefined ? 0 : Math.max(0, Duration.toMillis(Duration.decode(options.delay)))
 })
 
 /** Longest error text kept with a failed job (the full cause is in the log). */

@@ -9,6 +9,7 @@ import { WebhookId } from "../../domain/Ids.js"
 import { VERSION } from "../../version.js"
 import { now } from "../clock.js"
 import { UnrecoverableJobError } from "../jobs/JobHandlers.js"
+import { JobQueue } from "../jobs/JobQueue.js"
 import { WebhookSettings } from "./settings.js"
 import { envelope, randomMessageId, signedHeaders } from "./signing.js"
 import { type WebhookRow, WebhooksRepo } from "./WebhooksRepo.js"
@@ -31,6 +32,20 @@ export const DeliveryPayload = Schema.Struct({
 })
 export type DeliveryPayload = typeof DeliveryPayload.Type
 
+/** The job names: one event to one webhook, and many events to one webhook. */
+export const DeliverWebhook = "webhooks.deliver"
+export const DeliverWebhookBurst = "webhooks.deliver-burst"
+
+/** One webhook's events of one dispatch, sent by one `webhooks.deliver-burst` job (see `deliverBurst`). */
+export const BurstPayload = Schema.Struct({
+  webhookId: WebhookId,
+  events: Schema.Array(DeliveryPayload.pipe(Schema.omit("webhookId")))
+})
+export type BurstPayload = typeof BurstPayload.Type
+
+/** How many requests of a burst are in flight at once. */
+const BURST_CONCURRENCY = 16
+
 export const classify = (status: number): Outcome =>
   status >= 200 && status < 300
     ? { _tag: "Delivered", status }
@@ -48,6 +63,7 @@ const describe = (error: unknown): string => {
 export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("Gloss/WebhookDelivery", {
   effect: Effect.gen(function*() {
     const repo = yield* WebhooksRepo
+    const queue = yield* JobQueue
     const settings = yield* WebhookSettings
     const seconds = Duration.toSeconds(settings.timeout)
 
@@ -96,7 +112,44 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("Gloss/We
       }
     }, (effect, job) => Effect.annotateLogs(effect, { webhook: job.webhookId, event: job.eventId }))
 
-    return { send, ping, deliver } as const
+    /**
+     * The `webhooks.deliver-burst` job: many events to one webhook (a backlog, a bulk write) in one job, the webhook
+     * read once and BURST_CONCURRENCY requests in flight, instead of a job, two queue transactions and a read per
+     * event. An event the receiver refuses for good is logged, as its own job would have failed; one worth retrying
+     * becomes a `webhooks.deliver` job of its own, with the attempts left, after the first back-off, so from there
+     * on it is retried, and seen in `GET /jobs/{id}`, like any delivery. The job itself never fails: rerun after a
+     * crash, it sends its events again, with the same `webhook-id`s (at least once).
+     */
+    const deliverBurst = Effect.fn("Webhooks.deliverBurst")(function*(burst: BurstPayload) {
+      const found = yield* repo.findById(burst.webhookId)
+      const outcomes = yield* Effect.forEach(burst.events, (event) => {
+        const webhook = Option.filter(found, (w) => w.enabled && w.events.some((wanted) => wanted === event.type))
+        return Option.isNone(webhook)
+          ? Effect.succeed(undefined)
+          : Effect.map(send(webhook.value, event.messageId, event.body), (outcome) => ({ event, outcome }))
+      }, { concurrency: BURST_CONCURRENCY })
+      for (const sent of outcomes) {
+        if (sent === undefined || sent.outcome._tag === "Delivered") continue
+        const { event, outcome } = sent
+        if (outcome._tag === "Rejected") {
+          yield* Effect.logError(`Webhook ${burst.webhookId}: ${outcome.reason}; not retried`).pipe(
+            Effect.annotateLogs({ webhook: burst.webhookId, event: event.eventId })
+          )
+          continue
+        }
+        yield* queue.enqueue("high", DeliverWebhook, { ...event, webhookId: burst.webhookId }, {
+          attempts: Math.max(1, settings.attempts - 1),
+          backoff: settings.backoff,
+          delay: settings.backoff
+        })
+      }
+      const skipped = outcomes.filter((sent) => sent === undefined).length
+      if (skipped > 0) {
+        yield* Effect.logInfo(`Delivery of ${skipped} event(s) skipped: webhook ${burst.webhookId} no longer wants them`)
+      }
+    })
+
+    return { send, ping, deliver, deliverBurst } as const
   }),
-  dependencies: [WebhooksRepo.Default]
+  dependencies: [WebhooksRepo.Default, JobQueue.Default]
 }) {}

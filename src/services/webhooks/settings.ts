@@ -12,6 +12,8 @@ export interface WebhookSettingsShape {
   readonly dispatchInterval: Duration.Duration
   /** Outbox rows moved to the queue per transaction. */
   readonly dispatchBatch: number
+  /** A webhook's events of one dispatch batch go out as one burst job from this many on (else a job each). */
+  readonly burstFrom: number
   /** How long dispatched outbox rows are kept (for inspection) before they are removed. */
   readonly keepDispatched: Duration.Duration
   /**
@@ -32,6 +34,7 @@ export class WebhookSettings extends Context.Reference<WebhookSettings>()("Gloss
     backoff: Duration.seconds(5),
     dispatchInterval: Duration.millis(250),
     dispatchBatch: 100,
+    burstFrom: 10,
     keepDispatched: Duration.days(1),
     subscriptionsTtl: Duration.seconds(1)
   })
