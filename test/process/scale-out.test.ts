@@ -1,0 +1,335 @@
+/**
+ * Scale-out with faults (issue 18): two `gloss server` processes (one GLOSS_AUTH_SECRET_KEY, no workers) and two
+ * `gloss worker` processes over PostgreSQL and a fresh Redis Cluster, a webhook receiver, and load through both
+ * servers — record ingest, answers by three annotators, then a distribution change. Mid-load one server and one
+ * worker are killed with SIGKILL and started again. Afterwards:
+ * - every bulk write answered 2xx is stored exactly once; one never answered is whole or absent;
+ * - every response answered 2xx is stored;
+ * - record statuses agree with the answers and the final `min_submitted` (after the recomputation job);
+ * - every event committed to the outbox is delivered at least once, duplicates under one `webhook-id`;
+ * - no job is left waiting, running or failed on the queue;
+ * - a token issued by one server is accepted by the other;
+ * - the search (built-in engine, PostgreSQL full text) counts what the database holds.
+ * Bounded: a few minutes. Needs PostgreSQL and redis-server (scripts/services.sh).
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
+import * as os from "node:os"
+import * as path from "node:path"
+import { Queue } from "bullmq"
+import { Cluster } from "ioredis"
+import { Effect, Exit, Scope } from "effect"
+import pg from "pg"
+import { describe, expect, it } from "vitest"
+import { QUEUE_NAME } from "../../src/services/jobs/RedisQueue.js"
+import { messageIdFor } from "../../src/services/webhooks/signing.js"
+import { dialects, freshDatabase } from "../support/databases.js"
+import { clusterAvailable, redisCluster } from "../jobs/support/redis.js"
+
+const ROOT = path.resolve(import.meta.dirname, "../..")
+const TSX = path.join(ROOT, "node_modules/.bin/tsx")
+const OWNER_KEY = "scale.owner.key.0123456789abcdefghijklmnopqrstuvwxyz012345"
+const SECRET = "scale-out-secret-shared-by-every-process"
+const BATCHES = 16
+const PER_BATCH = 40
+
+const ready = dialects.includes("postgres") && clusterAvailable
+
+interface Proc {
+  readonly child: ChildProcess
+  readonly output: () => string
+  readonly url: string
+}
+
+const waitFor = async (read: () => string, pattern: RegExp, ms = 60_000) => {
+  const until = Date.now() + ms
+  while (!pattern.test(read())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}; output so far:\n${read().slice(-3000)}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+const eventually = async <A>(what: string, get: () => Promise<A>, ok: (a: A) => boolean, ms = 120_000): Promise<A> => {
+  const until = Date.now() + ms
+  for (;;) {
+    const value = await get()
+    if (ok(value)) return value
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(0, 2000)}`)
+    await new Promise((r) => setTimeout(r, 250))
+  }
+}
+
+const start = async (args: ReadonlyArray<string>, env: Record<string, string>, readyLine: RegExp): Promise<Proc> => {
+  // Its own process group: tsx runs gloss in a child process, and a fault must kill both, as it would a container.
+  const child = spawn(TSX, ["src/bin/gloss.ts", ...args], {
+    cwd: ROOT,
+    detached: true,
+    env: { PATH: process.env.PATH ?? "", HOME: fs.mkdtempSync(path.join(os.tmpdir(), "gloss-home-")), ...env }
+  })
+  let out = ""
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()))
+  child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()))
+  await waitFor(() => out, readyLine)
+  const port = /Listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1]
+  return { child, output: () => out, url: port === undefined ? "" : `http://127.0.0.1:${port}` }
+}
+
+const killed = (proc: Proc, signal: NodeJS.Signals) =>
+  new Promise<void>((resolve) => {
+    if (proc.child.exitCode !== null || proc.child.signalCode !== null) return resolve()
+    proc.child.once("exit", () => resolve())
+    try {
+      process.kill(-proc.child.pid!, signal)
+    } catch {
+      resolve()
+    }
+  })
+
+/** A JSON call; `undefined` when no answer came (connection refused or cut: the server died). */
+const call = async (base: string, key: string, method: string, url: string, body?: unknown) => {
+  try {
+    const response = await fetch(`${base}/api/v1${url}`, {
+      method,
+      headers: { "content-type": "application/json", "x-gloss-api-key": key },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(30_000)
+    })
+    const text = await response.text()
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test reads a few known fields
+    return { status: response.status, body: text === "" ? null : JSON.parse(text) as any }
+  } catch {
+    return undefined
+  }
+}
+
+const receiver = async () => {
+  const ids: Array<string> = []
+  const server = http.createServer((request, response) => {
+    request.resume()
+    request.on("end", () => {
+      ids.push(String(request.headers["webhook-id"]))
+      response.writeHead(204).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    ids: () => ids,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+}
+
+if (!ready) {
+  const reason = "PostgreSQL and redis-server are needed (scripts/services.sh)"
+  if (process.env.CI === "true") throw new Error(`the scale-out test cannot run: ${reason}`)
+  console.warn(`scale-out: skipping the multi-process fault test: ${reason}`)
+}
+
+describe.skipIf(!ready)("scale-out: two servers and two workers over PostgreSQL and a Redis Cluster, with kill -9", () => {
+  it("loses and duplicates nothing that was answered; events, jobs, tokens and search all agree afterwards", async () => {
+    const scope = Effect.runSync(Scope.make())
+    const procs: Array<Proc> = []
+    const hook = await receiver()
+    try {
+      const database = await Effect.runPromise(Scope.extend(freshDatabase("postgres"), scope))
+      const cluster = await Effect.runPromise(Scope.extend(redisCluster, scope))
+      const env = {
+        ...database.env,
+        GLOSS_REDIS_URL: cluster.url,
+        GLOSS_REDIS_USE_CLUSTER: "true",
+        GLOSS_AUTH_SECRET_KEY: SECRET,
+        GLOSS_JOB_WORKERS: "0",
+        GLOSS_HOST: "127.0.0.1",
+        GLOSS_PORT: "0",
+        GLOSS_LOG_LEVEL: "info",
+        USERNAME: "owner",
+        PASSWORD: "owner-password",
+        API_KEY: OWNER_KEY
+      }
+      const listening = /Listening on http:\/\/127\.0\.0\.1:\d+/
+      const workerUp = /Job workers started: 2 on Redis Cluster/
+      const a = await start(["server"], env, listening)
+      let b = await start(["server"], env, listening)
+      let w1 = await start(["worker", "--num-workers", "2"], env, workerUp)
+      const w2 = await start(["worker", "--num-workers", "2"], env, workerUp)
+      procs.push(a, b, w1, w2)
+      const servers = () => [a.url, b.url]
+
+      // The dataset, three annotators and a webhook, through A.
+      const owner = (method: string, url: string, body?: unknown) => call(a.url, OWNER_KEY, method, url, body)
+      const workspace = (await owner("POST", "/workspaces", { name: "scale" }))!.body
+      const dataset = (await owner("POST", "/datasets", { name: "scale", workspace_id: workspace.id }))!.body
+      await owner("POST", `/datasets/${dataset.id}/fields`, { name: "text", title: "Text", settings: { type: "text" } })
+      await owner("POST", `/datasets/${dataset.id}/questions`, {
+        name: "label",
+        title: "Label",
+        required: true,
+        settings: { type: "label_selection", options: [{ value: "a", text: "A" }, { value: "b", text: "B" }] }
+      })
+      expect((await owner("PUT", `/datasets/${dataset.id}/publish`))!.status).toBe(200)
+      const annotators: Array<{ id: string; key: string; username: string }> = []
+      for (let i = 0; i < 3; i++) {
+        const user = (await owner("POST", "/users", {
+          username: `annotator-${i}`,
+          first_name: `A${i}`,
+          password: "annotator-password",
+          role: "annotator"
+        }))!.body
+        await owner("POST", `/workspaces/${workspace.id}/users`, { user_id: user.id })
+        annotators.push({ id: user.id, key: user.api_key, username: user.username })
+      }
+      const webhook = (await owner("POST", "/webhooks", {
+        url: hook.url,
+        events: ["record.created", "record.updated", "record.completed", "response.created", "dataset.updated"]
+      }))!.body
+
+      // Load through both servers: bulk ingest in batches, and answers by three annotators to what is stored.
+      const answeredBatches: Array<number> = []
+      const unansweredBatches: Array<number> = []
+      const storedRecords: Array<string> = []
+      const answeredResponses: Array<string> = []
+      let ingesting = true
+      const ingest = async () => {
+        for (let batch = 0; batch < BATCHES; batch++) {
+          const items = Array.from({ length: PER_BATCH }, (_, i) => ({ external_id: `b${batch}-${i}`, fields: { text: `batch ${batch} record ${i}` } }))
+          const base = servers()[batch % 2]!
+          const answer = await call(base, OWNER_KEY, "PUT", `/datasets/${dataset.id}/records/bulk`, { items })
+          if (answer?.status === 200) {
+            answeredBatches.push(batch)
+            storedRecords.push(...(answer.body.items as Array<{ id: string }>).map((record) => record.id))
+          } else {
+            unansweredBatches.push(batch)
+          }
+          await new Promise((r) => setTimeout(r, 100))
+        }
+        ingesting = false
+      }
+      const annotate = async (who: (typeof annotators)[number], index: number) => {
+        let next = 0
+        while (ingesting || next < storedRecords.length) {
+          const recordId = storedRecords[next]
+          if (recordId === undefined) {
+            await new Promise((r) => setTimeout(r, 50))
+            continue
+          }
+          next++
+          // Each annotator answers two records out of three, so the statuses differ.
+          if ((next + index) % 3 === 0) continue
+          const base = servers()[(next + index) % 2]!
+          const answer = await call(base, who.key, "POST", `/records/${recordId}/responses`, {
+            status: "submitted",
+            values: { label: { value: next % 2 === 0 ? "a" : "b" } }
+          })
+          if (answer?.status === 201) answeredResponses.push(answer.body.id)
+        }
+      }
+      const faults = async () => {
+        // Mid-load: once a few batches are in, with answers going on.
+        while (answeredBatches.length < 4) await new Promise((r) => setTimeout(r, 20))
+        await Promise.all([killed(b, "SIGKILL"), killed(w1, "SIGKILL")])
+        await new Promise((r) => setTimeout(r, 500))
+        b = await start(["server"], env, listening)
+        w1 = await start(["worker", "--num-workers", "2"], env, workerUp)
+        procs.push(b, w1)
+      }
+      await Promise.all([ingest(), ...annotators.map(annotate), faults()])
+      console.log(
+        `scale-out: ${answeredBatches.length} batches answered, ${unansweredBatches.length} not (server B down), ` +
+          `${answeredResponses.length} responses answered`
+      )
+      // The fault hit the load: some writes went to the dead server.
+      expect(unansweredBatches.length).toBeGreaterThan(0)
+      expect(answeredBatches.length).toBeGreaterThan(BATCHES / 2)
+
+      // A distribution change: statuses are recomputed by a job.
+      const patched = await call(b.url, OWNER_KEY, "PATCH", `/datasets/${dataset.id}`, {
+        distribution: { strategy: "overlap", min_submitted: 2 }
+      })
+      expect(patched?.status).toBe(200)
+
+      const db = new pg.Client({ connectionString: database.env.GLOSS_DATABASE_URL })
+      await db.connect()
+      try {
+        // Records: answered batches exactly once; unanswered ones whole or absent.
+        const counts = new Map<string, number>()
+        for (const row of (await db.query(`select external_id from records where dataset_id = $1`, [dataset.id])).rows) {
+          counts.set(row.external_id, (counts.get(row.external_id) ?? 0) + 1)
+        }
+        expect([...counts.values()].every((n) => n === 1)).toBe(true)
+        for (let batch = 0; batch < BATCHES; batch++) {
+          const present = Array.from({ length: PER_BATCH }, (_, i) => counts.has(`b${batch}-${i}`)).filter(Boolean).length
+          if (answeredBatches.includes(batch)) expect(present, `batch ${batch}`).toBe(PER_BATCH)
+          else expect([0, PER_BATCH], `batch ${batch} (unanswered)`).toContain(present)
+        }
+        // Responses answered 201 are stored.
+        const stored = new Set((await db.query(`select id from responses`)).rows.map((row) => row.id as string))
+        expect(answeredResponses.filter((id) => !stored.has(id))).toEqual([])
+
+        // Statuses follow min_submitted = 2 once the recomputation job has run.
+        const wrongStatuses = () =>
+          db.query(
+            `select count(*)::int as n from records r where r.dataset_id = $1 and r.status <> (case when
+               (select count(*) from responses s where s.record_id = r.id and s.status = 'submitted') >= 2
+               then 'completed' else 'pending' end)`,
+            [dataset.id]
+          ).then((result) => result.rows[0].n as number)
+        await eventually("statuses recomputed", wrongStatuses, (n) => n === 0)
+
+        // Every committed event reaches the receiver at least once, under the id derived from event and webhook.
+        const expected = async () =>
+          (await db.query(`select id from outbox where kind = 'event'`)).rows.map((row) => messageIdFor(row.id, webhook.id))
+        const missing = await eventually(
+          "every event delivered",
+          async () => {
+            const seen = new Set(hook.ids())
+            return (await expected()).filter((id) => !seen.has(id))
+          },
+          (list) => list.length === 0
+        )
+        expect(missing).toEqual([])
+        const known = new Set(await expected())
+        expect(hook.ids().filter((id) => !known.has(id))).toEqual([])
+        expect((await expected()).length).toBeGreaterThan(answeredBatches.length * PER_BATCH)
+      } finally {
+        await db.end()
+      }
+
+      // No job left behind: nothing waiting, running, delayed or failed.
+      const redis = new Cluster([{ host: "127.0.0.1", port: Number(new URL(cluster.url).port) }])
+      const queue = new Queue(QUEUE_NAME, { connection: redis, prefix: "{gloss}" })
+      try {
+        const jobs = await eventually(
+          "the queue to drain",
+          () => queue.getJobCounts("wait", "active", "delayed", "prioritized", "failed"),
+          (c) => Object.values(c).every((n) => n === 0)
+        )
+        expect(jobs).toEqual({ wait: 0, active: 0, delayed: 0, prioritized: 0, failed: 0 })
+      } finally {
+        await queue.close()
+        redis.disconnect()
+      }
+
+      // A token issued by one server is accepted by the other.
+      const token = await fetch(`${a.url}/api/v1/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ username: annotators[0]!.username, password: "annotator-password" }).toString()
+      }).then((r) => r.json() as Promise<{ access_token: string }>)
+      const me = await fetch(`${b.url}/api/v1/me`, { headers: { authorization: `Bearer ${token.access_token}` } })
+      expect(me.status).toBe(200)
+
+      // Search agrees with the database (built-in engine: PostgreSQL full text in the same database, no reindex).
+      const total = (await call(b.url, OWNER_KEY, "POST", `/datasets/${dataset.id}/records/search?limit=1`, {
+        query: { text: { q: "record" } }
+      }))!.body.total
+      const records = (await call(a.url, OWNER_KEY, "GET", `/datasets/${dataset.id}/records?limit=1`))!.body.total
+      expect(total).toBe(records)
+    } finally {
+      await Promise.all(procs.map((proc) => killed(proc, "SIGTERM")))
+      await hook.close()
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+  }, 360_000)
+})
