@@ -52,7 +52,9 @@ export const OutboxDispatcherLive = Layer.scopedDiscard(Effect.gen(function*() {
       for (const hook of hooks) {
         if (!hook.events.some((event) => event === row.name)) continue
         const job = { webhookId: hook.id, eventId: row.id, messageId: messageIdFor(row.id, hook.id), type: row.name, body }
-        byHook.set(hook.id, [...(byHook.get(hook.id) ?? []), job])
+        const jobs = byHook.get(hook.id)
+        if (jobs === undefined) byHook.set(hook.id, [job])
+        else jobs.push(job)
       }
     }
     return byHook
