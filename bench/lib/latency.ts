@@ -43,3 +43,23 @@ export const vector = (seed: number, dimensions: number) => {
     return Math.round(((state / 4294967296) * 2 - 1) * 1e4) / 1e4
   })
 }
+
+const CLUSTERS = 1_000
+const clusterCentres = new Map<number, Float32Array>()
+
+/**
+ * Deterministic vectors shaped like embeddings: each lies near one of 1 000 centres (a centre plus noise of about
+ * its own size). Uniform random vectors in 384 dimensions are all nearly equidistant, so "nearest" means little and
+ * no approximate index is built for them; real embeddings of text cluster by topic, as these do.
+ */
+export const clusteredVector = (seed: number, dimensions: number): Array<number> => {
+  let centre = clusterCentres.get(dimensions)
+  if (centre === undefined) {
+    centre = Float32Array.from(vector(-1 + 7_919 * dimensions, CLUSTERS * dimensions))
+    clusterCentres.set(dimensions, centre)
+  }
+  const offset = ((seed * 7_919) % CLUSTERS) * dimensions
+  const noise = vector(seed + 1_000_003, dimensions * 2)
+  return Array.from({ length: dimensions }, (_, d) =>
+    Math.round((centre[offset + d]! + 0.6 * (noise[d]! + noise[dimensions + d]!)) * 1e4) / 1e4)
+}

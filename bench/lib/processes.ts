@@ -11,14 +11,19 @@ export interface Running {
   readonly child: ChildProcess
   /** Peak resident set size of the process so far, in bytes (sampled). */
   readonly peakRss: () => number
+  /**
+   * Peak anonymous resident memory (RssAnon), in bytes: the RSS less the pages of files mapped into memory (SQLite's
+   * memory map, a memory-mapped vector index), which the kernel shares with its page cache and can drop at will.
+   */
+  readonly peakRssAnon: () => number
   readonly stop: () => Promise<void>
 }
 
-/** Reads /proc for the RSS of a process (Linux), in bytes. */
-const ownRss = (pid: number): number => {
+/** Reads /proc for the RSS (or another `Vm`/`Rss` line) of a process (Linux), in bytes. */
+const ownRss = (pid: number, line = "VmRSS"): number => {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, "utf8")
-    const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1]
+    const kb = new RegExp(`${line}:\\s+(\\d+) kB`).exec(status)?.[1]
     return kb === undefined ? 0 : Number(kb) * 1024
   } catch {
     return 0
@@ -36,7 +41,8 @@ const childrenOf = (pid: number): Array<number> => {
 }
 
 /** RSS of the largest process in the tree: tsx runs the server in a child node process. */
-const rssOf = (pid: number): number => Math.max(ownRss(pid), ...childrenOf(pid).map(rssOf))
+const rssOf = (pid: number, line = "VmRSS"): number =>
+  Math.max(ownRss(pid, line), ...childrenOf(pid).map((child) => rssOf(child, line)))
 
 /**
  * Starts `script` (run by tsx) in its own process and waits until it prints a line matching `ready`, whose first
@@ -54,7 +60,11 @@ export const startProcess = (
     const child = spawn(command[0] ?? TSX, [...command.slice(1), ...args], { cwd: ROOT, env: { ...process.env, ...env } })
     let output = ""
     let peak = 0
-    const sampler = setInterval(() => (peak = Math.max(peak, rssOf(child.pid ?? 0))), 100)
+    let peakAnon = 0
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssOf(child.pid ?? 0))
+      peakAnon = Math.max(peakAnon, rssOf(child.pid ?? 0, "RssAnon"))
+    }, 100)
     const onData = (chunk: Buffer) => {
       if (output.length < 100_000) output += chunk.toString()
       const port = ready.exec(output)?.[1]
@@ -64,6 +74,7 @@ export const startProcess = (
           url: `http://127.0.0.1:${port}`,
           child,
           peakRss: () => Math.max(peak, rssOf(child.pid ?? 0)),
+          peakRssAnon: () => Math.max(peakAnon, rssOf(child.pid ?? 0, "RssAnon")),
           stop: () =>
             new Promise((done) => {
               clearInterval(sampler)

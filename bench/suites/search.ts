@@ -8,61 +8,24 @@ import * as crypto from "node:crypto"
 import * as path from "node:path"
 import Sqlite from "better-sqlite3"
 import pg from "pg"
-import { api } from "../lib/http.js"
 import { measureLatency, vector } from "../lib/latency.js"
 import { BENCH_API_KEY, startGloss, tempHome } from "../lib/processes.js"
-import { QUERY_WORDS, zipfText } from "../lib/corpus.js"
+import { QUERY_WORDS } from "../lib/corpus.js"
+import { createSearchDataset, DIMENSIONS, searchRecord, sendBulk, textBody } from "../lib/searchDataset.js"
 import { normalise, topK } from "../../src/services/search/database/vectorMath.js"
 
 const TOTAL = Number(process.env.GLOSS_BENCH_SEARCH_RECORDS ?? 100_000)
-const DIMENSIONS = 384
 const SECONDS = 10
 const PG_URL = process.env.GLOSS_TEST_DATABASE_URL ?? "postgres://gloss:gloss@127.0.0.1:5432/gloss"
 
-const textBody = (i: number) => ({
-  query: { text: { q: QUERY_WORDS[i % QUERY_WORDS.length] } },
-  filters: {
-    and: [
-      { type: "terms", scope: { entity: "metadata", metadata_property: "source" }, values: ["web", "forum"] },
-      { type: "range", scope: { entity: "metadata", metadata_property: "stars" }, ge: 2, le: 4 }
-    ]
-  }
-})
-
 const load = async (baseUrl: string) => {
-  const call = api(baseUrl, BENCH_API_KEY)
-  const workspaces = await call("GET", "/me/workspaces") as { items: Array<{ id: string }> }
-  const workspaceId = workspaces.items[0]?.id ?? (await call("POST", "/workspaces", { name: "bench" }) as { id: string }).id
-  const dataset = await call("POST", "/datasets", { name: `search-${Date.now()}`, workspace_id: workspaceId }) as { id: string }
-  const post = (kind: string, body: unknown) => call("POST", `/datasets/${dataset.id}/${kind}`, body)
-  await post("fields", { name: "title", title: "Title", required: true, settings: { type: "text" } })
-  await post("fields", { name: "body", title: "Body", settings: { type: "text" } })
-  await post("questions", { name: "ok", title: "OK", required: true, settings: { type: "label_selection", options: [{ value: "y", text: "Y" }, { value: "n", text: "N" }] } })
-  await post("metadata-properties", { name: "source", title: "Source", settings: { type: "terms" } })
-  await post("metadata-properties", { name: "stars", title: "Stars", settings: { type: "integer", min: 0, max: 5 } })
-  await post("metadata-properties", { name: "score", title: "Score", settings: { type: "float" } })
-  await post("vectors-settings", { name: "emb", title: "Embedding", dimensions: DIMENSIONS })
-  await call("PUT", `/datasets/${dataset.id}/publish`)
-  const url = `${baseUrl}/api/v1/datasets/${dataset.id}/records/bulk`
-  const headers = { "content-type": "application/json", "x-gloss-api-key": BENCH_API_KEY }
-  const sources = ["web", "book", "forum"]
-  let next = 0
-  await Promise.all(Array.from({ length: 4 }, async () => {
-    for (let from = (next += 500) - 500; from < TOTAL; from = (next += 500) - 500) {
-      const items = Array.from({ length: Math.min(500, TOTAL - from) }, (_, k) => {
-        const i = from + k
-        return {
-          external_id: `r${i}`,
-          fields: { title: zipfText(i, 300), body: zipfText(i + 7_919, 300) },
-          metadata: { source: sources[i % 3], stars: i % 6, score: (i % 1000) / 1000 },
-          vectors: { emb: vector(i, DIMENSIONS) }
-        }
-      })
-      const response = await fetch(url, { method: "PUT", headers, body: JSON.stringify({ items }) })
-      await response.arrayBuffer()
-      if (!response.ok) throw new Error(`loading records: ${response.status}`)
-    }
-  }))
+  const dataset = await createSearchDataset(baseUrl, `search-${Date.now()}`)
+  const bodies: Array<string> = []
+  for (let from = 0; from < TOTAL; from += 500) {
+    const items = Array.from({ length: Math.min(500, TOTAL - from) }, (_, k) => searchRecord(from + k, vector))
+    bodies.push(JSON.stringify({ items }))
+  }
+  await sendBulk(baseUrl, dataset.id, bodies)
   return dataset.id
 }
 
