@@ -65,7 +65,10 @@ export const startProcess = (
       peak = Math.max(peak, rssOf(child.pid ?? 0))
       peakAnon = Math.max(peakAnon, rssOf(child.pid ?? 0, "RssAnon"))
     }, 100)
+    // GLOSS_BENCH_SERVER_LOG=<file>: keep what the process prints, to find out why a run went wrong.
+    const log = process.env.GLOSS_BENCH_SERVER_LOG
     const onData = (chunk: Buffer) => {
+      if (log !== undefined) fs.appendFileSync(log, chunk)
       if (output.length < 100_000) output += chunk.toString()
       const port = ready.exec(output)?.[1]
       if (port !== undefined) {

@@ -104,7 +104,12 @@ export type SearchRecordsQuery = typeof SearchRecordsQuery.Type
 
 export const SearchRecordsResult = Schema.Struct({
   items: Schema.Array(Schema.Struct({ record: DatasetRecord, query_score: Schema.NullOr(Schema.Number) })),
-  total: Schema.Int
+  total: Schema.Int,
+  /**
+   * `eq`: `total` is exact. `gte`: there are at least `total` matches (a search stops counting past 10 000, as
+   * Elasticsearch's `track_total_hits` does). A Gloss addition to the wire; Argilla's clients ignore it.
+   */
+  total_relation: Schema.Literal("eq", "gte")
 }).annotations({ identifier: "SearchRecordsResult" })
 
 export const MetadataMetrics = Schema.Union(

@@ -276,8 +276,40 @@ for (const setup of setups) {
           const draft = yield* draftDataset()
           const result = yield* search(datasetPath(draft, "/records/search"), { query: { text: { q: "anything" } } })
           expect(result.status).toBe(200)
-          expect(result.body).toEqual({ items: [], total: 0 })
+          expect(result.body).toEqual({ items: [], total: 0, total_relation: "eq" })
         }))
+
+      it.effect("totals are exact up to 10 000 matches; past that the built-in engine answers a lower bound", () =>
+        Effect.gen(function*() {
+          const dataset = yield* draftDataset()
+          yield* send("POST", datasetPath(dataset, "/fields"), { name: "text", title: "Text", required: true, settings: { type: "text" } })
+          yield* send("POST", datasetPath(dataset, "/questions"), {
+            name: "ok", title: "OK", required: true, settings: { type: "label_selection", options: [{ value: "y", text: "Y" }, { value: "n", text: "N" }] }
+          })
+          expect((yield* send("PUT", datasetPath(dataset, "/publish"))).status).toBe(200)
+          // 10 002 records say "common"; one in two also says "half".
+          for (let from = 0; from < 10_002; from += 500) {
+            const items = Array.from({ length: Math.min(500, 10_002 - from) }, (_, k) => ({
+              fields: { text: (from + k) % 2 === 0 ? "common half" : "common" }
+            }))
+            const sent = yield* send("POST", datasetPath(dataset, "/records/bulk"), { items })
+            expect(sent.status, JSON.stringify(sent.body)).toBe(201)
+          }
+          const totalOf = (q: string, query = "") =>
+            Effect.map(search(datasetPath(dataset, `/records/search${query}`), { query: { text: { q } } }), (r) => {
+              const body = r.body as { items: Array<unknown>; total: number; total_relation: string }
+              return { items: body.items.length, total: body.total, relation: body.total_relation }
+            })
+          expect(yield* totalOf("half")).toEqual({ items: 50, total: 5_001, relation: "eq" })
+          const common = yield* totalOf("common")
+          // Elasticsearch counts exactly here (track_total_hits: true); the built-in engine stops at the bound.
+          expect(common.relation === "gte" ? common.total : 10_000).toBe(10_000)
+          if (common.relation === "eq") expect(common.total).toBe(10_002)
+          // A page at the bound still answers, with the same total (10 000 is also Elasticsearch's deepest page).
+          const deep = yield* totalOf("common", "?offset=9950&limit=50")
+          expect(deep).toEqual({ ...common, items: 50 })
+          expect(yield* totalOf("nothing")).toEqual({ items: 0, total: 0, relation: "eq" })
+        }), { timeout: 120_000 })
     })
   })
 }

@@ -41,7 +41,7 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
         const include = yield* includeOrFail(params.include)
         const dataset = yield* datasets.access(actor, datasetId, mine ? "records.searchOwn" : "records.searchAll")
         // A draft has no records and no index yet (it is made at publish): nothing to find.
-        if (dataset.status !== "ready") return { items: [], total: 0 }
+        if (dataset.status !== "ready") return { items: [], total: 0, total_relation: "eq" as const }
         const schema = yield* index.schemaOf(datasetId)
         const viewer = yield* viewers.of(actor, dataset, mine)
         const reference = yield* Either.mapLeft(vectorReference(body), invalid)
@@ -75,7 +75,7 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
           }),
           invalid
         )
-        const { hits, total } = yield* engine.search(schema, query)
+        const { hits, total, totalRelation } = yield* engine.search(schema, query)
         const rows = new Map<string, RecordRow>((yield* records.findByIds(datasetId, hits.map((h) => h.id))).map((r) => [r.id, r]))
         const found = hits.flatMap((hit) => {
           const row = rows.get(hit.id)
@@ -84,7 +84,8 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
         const shown = yield* views.show(found.map((f) => f.row), include, viewer)
         return {
           items: shown.map((record, i) => ({ record, query_score: found[i]?.score ?? null })),
-          total
+          total,
+          total_relation: totalRelation
         }
       }
     )

@@ -39,7 +39,7 @@ for (const setup of FLAVORS) {
             limit: 2
           })
           const hits = yield* engine.search(schema, q)
-          expect(hits).toEqual({ hits: [{ id: RECORD, score: 1.5 }, { id: OTHER, score: null }], total: 12 })
+          expect(hits).toEqual({ hits: [{ id: RECORD, score: 1.5 }, { id: OTHER, score: null }], total: 12, totalRelation: "eq" })
           expect(calls(cluster)).toMatchObject([{ method: "POST", path: `/${INDEX}/_search`, body: searchBody(schema, q, setup.flavor) }])
         }), (cluster) => cluster.on((r) => (isSearch(r) ? { body: hitsAnswer({ value: 12, relation: "eq" }) } : undefined))))
 

@@ -42,6 +42,7 @@ interface State {
   readonly records: ReadonlyArray<DatasetRecord>
   /** matching records on the server, as of the last page */
   readonly total: number
+  readonly totalRelation: "eq" | "gte"
   /** ids of loaded records the user has moved out of this queue */
   readonly left: ReadonlySet<string>
   readonly loading: boolean
@@ -57,11 +58,12 @@ type Action =
     readonly generation: number
     readonly items: ReadonlyArray<DatasetRecord>
     readonly total: number
+    readonly totalRelation: "eq" | "gte"
   }
   | { readonly _tag: "failed"; readonly generation: number; readonly error: unknown }
   | { readonly _tag: "replace"; readonly record: DatasetRecord; readonly inQueue: boolean }
 
-const initial: State = { records: [], total: 0, left: new Set(), loading: true, error: undefined, generation: 0 }
+const initial: State = { records: [], total: 0, totalRelation: "eq", left: new Set(), loading: true, error: undefined, generation: 0 }
 
 const reduce = (state: State, action: Action): State => {
   if (action._tag === "reset") return { ...initial, generation: action.generation }
@@ -80,7 +82,7 @@ const reduce = (state: State, action: Action): State => {
     case "page": {
       const seen = new Set(state.records.map((r) => r.id))
       const fresh = action.items.filter((r) => !seen.has(r.id))
-      return { ...state, loading: false, total: action.total, records: [...state.records, ...fresh] }
+      return { ...state, loading: false, total: action.total, totalRelation: action.totalRelation, records: [...state.records, ...fresh] }
     }
   }
 }
@@ -89,6 +91,8 @@ export interface QueueView {
   readonly records: ReadonlyArray<DatasetRecord>
   /** records that matched the queue when its last page was loaded */
   readonly total: number
+  /** `gte`: the server stopped counting (past 10 000 matches) and `total` is a lower bound */
+  readonly totalRelation: "eq" | "gte"
   readonly loading: boolean
   readonly error: unknown
   /** Loads the next page when `index` is close to the end of what is loaded. */
@@ -113,7 +117,14 @@ export const useQueue = (datasetId: DatasetId, query: QueueQuery, me: UserId | u
         payload: body.current
       })
     ).then(
-      (page) => dispatch({ _tag: "page", generation: gen, items: page.items.map((i) => i.record), total: page.total }),
+      (page) =>
+        dispatch({
+          _tag: "page",
+          generation: gen,
+          items: page.items.map((i) => i.record),
+          total: page.total,
+          totalRelation: page.total_relation
+        }),
       (error: unknown) => dispatch({ _tag: "failed", generation: gen, error })
     )
   }, [datasetId])
@@ -131,7 +142,9 @@ export const useQueue = (datasetId: DatasetId, query: QueueQuery, me: UserId | u
     const s = stateRef.current
     if (s.loading || s.error !== undefined) return
     const stillInQueue = s.records.length - s.left.size
-    if (index >= s.records.length - 5 && stillInQueue < s.total) load(stillInQueue, generation.current)
+    // Past a lower bound there may be more than the total says: keep loading until a page comes back short.
+    const more = s.totalRelation === "gte" || stillInQueue < s.total
+    if (index >= s.records.length - 5 && more) load(stillInQueue, generation.current)
   }, [load])
 
   const replace = useCallback((record: DatasetRecord) =>
@@ -140,6 +153,7 @@ export const useQueue = (datasetId: DatasetId, query: QueueQuery, me: UserId | u
   return {
     records: state.records,
     total: state.total,
+    totalRelation: state.totalRelation,
     loading: state.loading,
     error: state.error,
     ensure,

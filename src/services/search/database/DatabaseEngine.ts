@@ -8,7 +8,6 @@ import type { SqlError, Statement } from "@effect/sql"
 import { GlossConfig } from "../../../Config.js"
 import { Database } from "../../database/Database.js"
 import { makeSqliteReader } from "./SqliteReader.js"
-import { DbInt } from "../../database/columns.js"
 import { insertionOrder } from "../../database/ddl.js"
 import type { IndexedRecord, IndexSchema, MetadataMetricsResult, SearchHits, SearchQuery } from "../Query.js"
 import { SearchEngine } from "../SearchEngine.js"
@@ -16,6 +15,7 @@ import { clauses } from "./clauses.js"
 import { isMalformedJson, type JsonSql, jsonSql } from "./json.js"
 import { postgresTextIndex } from "./postgresText.js"
 import { sqliteTextIndex } from "./sqliteFts.js"
+import { page } from "./pages.js"
 import { vectorIndex } from "./VectorIndex.js"
 import { topK } from "./vectorMath.js"
 import { RecordId } from "../../../domain/Ids.js"
@@ -23,9 +23,7 @@ import type { MetadataSettings } from "../../../domain/MetadataProperty.js"
 
 const Hit = Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number) })
 const decodeHits = Schema.decodeUnknown(Schema.Array(Hit))
-const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
 const decodeIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String })))
-const decodePage = Schema.decodeUnknown(Schema.Array(Schema.Struct({ ...Hit.fields, total: DbInt })))
 
 /** A per-user seed for the stable shuffle of caller-scoped results (FNV-1a of the user id). */
 const seedOf = (user: string) => {
@@ -72,7 +70,7 @@ export const DatabaseEngineLive = Layer.scoped(
     const searchWith = (json: JsonSql, schema: IndexSchema, query: SearchQuery) => Effect.gen(function*() {
       const c = clauses(sql, json, query.user)
       const match = query.text === undefined ? undefined : text.matches(schema, query.text.q, query.text.field)
-      if (query.text !== undefined && match === undefined) return { hits: [], total: 0 } satisfies SearchHits
+      if (query.text !== undefined && match === undefined) return { hits: [], total: 0, totalRelation: "eq" } satisfies SearchHits
       const from = match ?? sql`records r`
       const where = sql.and([sql`r.dataset_id = ${schema.datasetId}`, ...query.filters.map(c.filter)])
 
@@ -88,7 +86,7 @@ export const DatabaseEngineLive = Layer.scoped(
           allowed,
           exclude: query.vector.excludeRecordId
         })
-        return { hits: yield* decodeHits(hits), total: hits.length } satisfies SearchHits
+        return { hits: yield* decodeHits(hits), total: hits.length, totalRelation: "eq" } satisfies SearchHits
       }
 
       const shuffle = query.sort.length === 0 && query.user !== undefined
@@ -99,16 +97,7 @@ export const DatabaseEngineLive = Layer.scoped(
         sequence
       ]
       const score = match === undefined ? sql`null` : sql`m.score`
-      // One pass for the page and the total: the window count is taken over every match before the limit applies
-      // (a separate `count(*)` would find and filter all the matches a second time).
-      const rows = yield* decodePage(
-        yield* read(sql`select r.id, ${score} as score, count(*) over () as total from ${from} where ${where}
-            order by ${sql.csv(order)} limit ${query.limit} offset ${query.offset}`)
-      )
-      // A page past the end has no row to carry the total.
-      const total = rows[0]?.total ??
-        (query.offset === 0 ? 0 : (yield* decodeCount(yield* read(sql`select count(*) as n from ${from} where ${where}`)))[0]?.n ?? 0)
-      return { hits: rows.map(({ id, score }) => ({ id, score })), total } satisfies SearchHits
+      return yield* page(sql, read, { from, where, order, score, limit: query.limit, offset: query.offset })
     })
     const search = Effect.fn("DatabaseEngine.search")(
       (schema: IndexSchema, query: SearchQuery) => overJson((json) => searchWith(json, schema, query)),

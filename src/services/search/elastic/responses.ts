@@ -15,7 +15,7 @@ export const RootVersion = Schema.Struct({
 const SearchResponse = Schema.Struct({
   hits: Schema.Struct({
     // An object with track_total_hits; a bare number if a proxy sets rest_total_hits_as_int.
-    total: Schema.Union(Schema.Struct({ value: Num }), Num),
+    total: Schema.Union(Schema.Struct({ value: Num, relation: Schema.optional(Schema.String) }), Num),
     hits: Schema.Array(Schema.Struct({ _id: RecordId, _score: OptionalNumber }))
   })
 })
@@ -70,6 +70,7 @@ export const toSearchHits = (body: unknown): Effect.Effect<SearchHits> =>
   decode(SearchResponse, "search response")(body).pipe(
     Effect.map(({ hits }) => ({
       hits: hits.hits.map((hit) => ({ id: hit._id, score: hit._score ?? null })),
-      total: typeof hits.total === "number" ? hits.total : hits.total.value
+      total: typeof hits.total === "number" ? hits.total : hits.total.value,
+      totalRelation: typeof hits.total === "number" || hits.total.relation !== "gte" ? "eq" as const : "gte" as const
     }))
   )

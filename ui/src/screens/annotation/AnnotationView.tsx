@@ -92,7 +92,9 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
                     <kbd aria-hidden="true">{KEYS.previousRecord}</kbd> Previous
                   </button>
                   <span className="muted">
-                    Record {position + 1} of {records.total}
+                    Record {position + 1} of {records.totalRelation === "gte"
+                      ? <abbr title={`at least ${records.total}: the server stops counting there`}>{records.total}+</abbr>
+                      : records.total}
                   </span>
                   <button type="button" className="secondary" disabled={position + 1 >= records.records.length}
                     onClick={() => goTo(position + 1)} aria-keyshortcuts="ArrowRight">

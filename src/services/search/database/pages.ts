@@ -1,0 +1,58 @@
+/**
+ * A page of search hits and how many there are, on the built-in engine.
+ *
+ * The total is exact up to `EXACT_TOTAL_UP_TO` and a lower bound past it (`gte`), as Elasticsearch answers with
+ * `track_total_hits`: at a million records a common word matches ~180 000 of them, and counting them all (each one
+ * read and filtered) cost more than finding the page. The count stops at the first match past the bound.
+ */
+import type { SqlClient, SqlError, Statement } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import { DbInt } from "../../database/columns.js"
+import { RecordId } from "../../../domain/Ids.js"
+import { EXACT_TOTAL_UP_TO, type SearchHits } from "../Query.js"
+
+const decodeHits = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number) })))
+const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
+
+export type Read = (statement: Statement.Statement<object>) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
+
+export interface PageQuery {
+  /** `from` and `where` select the matches (records as `r`); `order` and `score` rank them. */
+  readonly from: Statement.Fragment
+  readonly where: Statement.Fragment
+  readonly order: ReadonlyArray<Statement.Fragment>
+  readonly score: Statement.Fragment
+  readonly limit: number
+  readonly offset: number
+}
+
+/** How many rows `from … where` selects: exact up to the bound, a lower bound past it. */
+export const countUpTo = (sql: SqlClient.SqlClient, read: Read, from: Statement.Fragment, where: Statement.Fragment) =>
+  Effect.gen(function*() {
+    const [row] = yield* decodeCount(
+      yield* read(sql`select count(*) as n from (select 1 from ${from} where ${where} limit ${EXACT_TOTAL_UP_TO + 1}) c`)
+    )
+    const n = row?.n ?? 0
+    return n > EXACT_TOTAL_UP_TO
+      ? { total: EXACT_TOTAL_UP_TO, totalRelation: "gte" as const }
+      : { total: n, totalRelation: "eq" as const }
+  })
+
+export const page = (sql: SqlClient.SqlClient, read: Read, query: PageQuery) =>
+  Effect.gen(function*() {
+    const { from, where, order, score, limit, offset } = query
+    const hits = yield* decodeHits(
+      yield* read(sql`select r.id, ${score} as score from ${from} where ${where}
+        order by ${sql.csv(order)} limit ${limit} offset ${offset}`)
+    )
+    // A short page that is not past the end tells the total without counting.
+    if (hits.length < limit && (hits.length > 0 || offset === 0)) {
+      return { hits, total: offset + hits.length, totalRelation: "eq" } satisfies SearchHits
+    }
+    const counted = yield* countUpTo(sql, read, from, where)
+    // Paging past the bound: there are at least as many as the pages so far show.
+    const seen = offset + hits.length
+    return counted.totalRelation === "gte" && seen > counted.total
+      ? { hits, total: seen, totalRelation: "gte" } satisfies SearchHits
+      : { hits, ...counted } satisfies SearchHits
+  })
