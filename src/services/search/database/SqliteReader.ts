@@ -10,9 +10,9 @@
  * which is all a search needs (searches never run inside a write transaction of their own).
  */
 import { createRequire } from "node:module"
-import { Worker } from "node:worker_threads"
 import { SqlError } from "@effect/sql"
 import { Effect, type Scope } from "effect"
+import { makeWorkerCalls } from "./workerCalls.js"
 
 /** The worker: CommonJS, evaluated from this string, so that it needs no file of its own beside the bundle. */
 const WORKER_SOURCE = `
@@ -30,7 +30,7 @@ parentPort.on("message", ({ id, sql, params }) => {
       statement = db.prepare(sql)
       statements.set(sql, statement)
     }
-    parentPort.postMessage({ id, rows: statement.all(...params) })
+    parentPort.postMessage({ id, result: statement.all(...params) })
   } catch (error) {
     parentPort.postMessage({ id, error: String((error && error.message) || error) })
   }
@@ -47,8 +47,6 @@ parentPort.on("message", ({ id, sql, params }) => {
 const MMAP_BYTES = 1024 * 2 ** 20
 const CACHE_KIB = 64 * 1024
 
-type Reply = { readonly id: number; readonly rows?: ReadonlyArray<unknown>; readonly error?: string }
-
 export interface SqliteReader {
   /** Runs a compiled read-only statement (`[sql, params]`) in the worker. */
   readonly all: (compiled: readonly [string, ReadonlyArray<unknown>]) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
@@ -59,58 +57,24 @@ export interface SqliteReader {
  * statements it was running; the next statement starts a new one.
  */
 export const makeSqliteReader = (options: { readonly filename: string }): Effect.Effect<SqliteReader, never, Scope.Scope> =>
-  Effect.gen(function*() {
-    const driver = createRequire(import.meta.url).resolve("better-sqlite3")
-    const pending = new Map<number, (reply: Reply) => void>()
-    let worker: Worker | undefined
-    let nextId = 0
-
-    const failAll = (message: string) => {
-      for (const [id, resume] of pending) resume({ id, error: message })
-      pending.clear()
-    }
-    const start = () => {
-      const started = new Worker(WORKER_SOURCE, {
-        eval: true,
-        workerData: { driver, filename: options.filename, mmapBytes: MMAP_BYTES, cacheKib: CACHE_KIB }
-      })
-      // The worker must not keep a finished process alive; it is stopped with the scope in any case.
-      started.unref()
-      started.on("message", (reply: Reply) => {
-        const resume = pending.get(reply.id)
-        pending.delete(reply.id)
-        resume?.(reply)
-      })
-      started.on("error", (error) => failAll(`search worker failed: ${error.message}`))
-      started.on("exit", () => {
-        if (worker === started) worker = undefined
-        failAll("search worker exited")
-      })
-      return started
-    }
-
-    yield* Effect.addFinalizer(() =>
-      Effect.promise(async () => {
-        const running = worker
-        worker = undefined
-        if (running !== undefined) await running.terminate()
-      })
-    )
-
-    const all = ([sql, params]: readonly [string, ReadonlyArray<unknown>]) =>
-      Effect.async<ReadonlyArray<unknown>, SqlError.SqlError>((resume) => {
-        const id = nextId++
-        pending.set(id, (reply) =>
-          resume(
-            reply.error === undefined
-              ? Effect.succeed(reply.rows ?? [])
-              : Effect.fail(new SqlError.SqlError({ cause: reply.error, message: `Failed to execute statement: ${reply.error}` }))
-          ))
-        worker ??= start()
-        worker.postMessage({ id, sql, params })
-        // An interrupted search still runs to its end in the worker; only its answer is dropped.
-        return Effect.sync(() => pending.delete(id))
-      })
-
-    return { all } satisfies SqliteReader
-  })
+  Effect.map(
+    makeWorkerCalls({
+      name: "search worker",
+      source: WORKER_SOURCE,
+      workerData: {
+        driver: createRequire(import.meta.url).resolve("better-sqlite3"),
+        filename: options.filename,
+        mmapBytes: MMAP_BYTES,
+        cacheKib: CACHE_KIB
+      }
+    }),
+    (worker): SqliteReader => ({
+      all: ([sql, params]) =>
+        worker.call({ sql, params }).pipe(
+          Effect.map((rows): ReadonlyArray<unknown> => (Array.isArray(rows) ? rows : [])),
+          Effect.mapError((error) =>
+            new SqlError.SqlError({ cause: error.message, message: `Failed to execute statement: ${error.message}` })
+          )
+        )
+    })
+  )
