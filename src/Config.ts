@@ -143,6 +143,8 @@ const config = Effect.gen(function*() {
       shards: V.integer("GLOSS_ES_RECORDS_INDEX_SHARDS", 1, { min: 1, max: 1024 }),
       replicas: V.integer("GLOSS_ES_RECORDS_INDEX_REPLICAS", 0, { min: 0, max: 64 })
     }),
+    // The built-in engine: vector settings with this many vectors or more are searched through an ANN index.
+    vectorAnnFrom: V.integer("GLOSS_VECTOR_ANN_FROM", 20_000, { min: 1, max: 1_000_000_000 }),
     redis: Config.all({
       url: V.parseWith("GLOSS_REDIS_URL", parseRedisUrl),
       useCluster: V.boolean("GLOSS_REDIS_USE_CLUSTER", false)
@@ -212,7 +214,8 @@ const config = Effect.gen(function*() {
     search: {
       engine: searchEngine,
       url: Option.getOrElse(values.elasticsearchUrl, () => Redacted.make("http://localhost:9200")),
-      ...values.elasticsearch
+      ...values.elasticsearch,
+      vectorAnnFrom: values.vectorAnnFrom
     },
     redis: values.redis,
     jobs: { workers: values.jobWorkers },

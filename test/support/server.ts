@@ -38,20 +38,22 @@ const levelOf = (name: string | undefined): (typeof LEVELS)[number] => {
 }
 export const TEST_LOG_LEVEL = levelOf(process.env.GLOSS_TEST_LOG_LEVEL)
 
+/** A test server's environment on `database` (see freshDatabase), with the owner; `env` adds or overrides variables. */
+export const testServerEnv = (database: { readonly env: Record<string, string> }, env: Record<string, string> = {}) => ({
+  USERNAME: OWNER.username,
+  PASSWORD: OWNER.password,
+  API_KEY: OWNER.apiKey,
+  GLOSS_AUTH_SECRET_KEY: AUTH_SECRET,
+  GLOSS_LOG_LEVEL: TEST_LOG_LEVEL,
+  // Test servers never talk to the real Hub (the telemetry tests turn it back on against a fake one).
+  HF_HUB_DISABLE_TELEMETRY: "1",
+  ...database.env,
+  ...env
+})
+
 /** The server on `dialect` with the owner bootstrapped, on a fresh database; `env` adds or overrides variables. */
 export const TestServerLive = (dialect: Dialect, env: Record<string, string> = {}) =>
-  Layer.unwrapScoped(Effect.map(freshDatabase(dialect), (database) =>
-    TestServerOn(dialect, {
-      USERNAME: OWNER.username,
-      PASSWORD: OWNER.password,
-      API_KEY: OWNER.apiKey,
-      GLOSS_AUTH_SECRET_KEY: AUTH_SECRET,
-      GLOSS_LOG_LEVEL: TEST_LOG_LEVEL,
-      // Test servers never talk to the real Hub (the telemetry tests turn it back on against a fake one).
-      HF_HUB_DISABLE_TELEMETRY: "1",
-      ...database.env,
-      ...env
-    })))
+  Layer.unwrapScoped(Effect.map(freshDatabase(dialect), (database) => TestServerOn(dialect, testServerEnv(database, env))))
 
 /** The server exactly as `env` configures it, on whatever database that names (for restarts on the same one). */
 export const TestServerOn = (dialect: Dialect, env: Record<string, string>) => {

@@ -10,6 +10,7 @@ import m0004 from "./migrations/0004_records.js"
 import m0005 from "./migrations/0005_search.js"
 import m0006 from "./migrations/0006_jobs.js"
 import m0007 from "./migrations/0007_webhooks.js"
+import m0008 from "./migrations/0008_vector_index.js"
 
 const migrations = {
   "0001_users_and_workspaces": m0001,
@@ -17,7 +18,8 @@ const migrations = {
   "0004_records": m0004,
   "0005_search": m0005,
   "0006_jobs": m0006,
-  "0007_webhooks": m0007
+  "0007_webhooks": m0007,
+  "0008_vector_index": m0008
 }
 const LATEST = Math.max(...Object.keys(migrations).map((name) => Number.parseInt(name, 10)))
 

@@ -1,13 +1,14 @@
 /**
  * The built-in search engine (`GLOSS_SEARCH_ENGINE=database`, the embedded default): full-text search in the
- * database itself (FTS5 / PostgreSQL text search), filters and sorts in SQL over the records' own tables, exact
- * cosine similarity over vectors held in memory.
+ * database itself (FTS5 / PostgreSQL text search), filters and sorts in SQL over the records' own tables, cosine
+ * similarity exact over vectors held in memory, or through an ANN index for large vector settings (VectorSearch).
  */
 import { Effect, Layer, Schema } from "effect"
 import type { SqlError, Statement } from "@effect/sql"
 import { GlossConfig } from "../../../Config.js"
 import { Database } from "../../database/Database.js"
 import { makeSqliteReader } from "./SqliteReader.js"
+import { DbInt } from "../../database/columns.js"
 import { insertionOrder } from "../../database/ddl.js"
 import type { IndexedRecord, IndexSchema, MetadataMetricsResult, SearchHits, SearchQuery } from "../Query.js"
 import { SearchEngine } from "../SearchEngine.js"
@@ -15,14 +16,19 @@ import { clauses } from "./clauses.js"
 import { isMalformedJson, type JsonSql, jsonSql } from "./json.js"
 import { postgresTextIndex } from "./postgresText.js"
 import { sqliteTextIndex } from "./sqliteFts.js"
+import { makeAnnIndex } from "./AnnIndex.js"
+import { annFiles } from "./annFiles.js"
+import { makeAnnWorker } from "./annWorker.js"
 import { page } from "./pages.js"
 import { vectorIndex } from "./VectorIndex.js"
-import { topK } from "./vectorMath.js"
+import { vectorRows } from "./vectorRows.js"
+import { makeVectorSearch } from "./VectorSearch.js"
 import { RecordId } from "../../../domain/Ids.js"
 import type { MetadataSettings } from "../../../domain/MetadataProperty.js"
 
 const Hit = Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number) })
 const decodeHits = Schema.decodeUnknown(Schema.Array(Hit))
+const decodeAllowed = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String, key: DbInt })))
 const decodeIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String })))
 
 /** A per-user seed for the stable shuffle of caller-scoped results (FNV-1a of the user id). */
@@ -36,11 +42,18 @@ const seedOf = (user: string) => {
 const vectorIdsOf = (records: ReadonlyArray<IndexedRecord>) =>
   new Set(records.flatMap((record) => Object.keys(record.vectors)))
 
+/** The same, with their dimensions: the ANN index of each has vectors to catch up with. */
+const vectorSettingsOf = (records: ReadonlyArray<IndexedRecord>) => {
+  const settings = new Map<string, number>()
+  for (const record of records) for (const [id, value] of Object.entries(record.vectors)) settings.set(id, value.length)
+  return Array.from(settings, ([id, dimensions]) => ({ id, dimensions }))
+}
+
 export const DatabaseEngineLive = Layer.scoped(
   SearchEngine,
   Effect.gen(function*() {
     const { sql } = yield* Database
-    const { database } = yield* GlossConfig
+    const { database, home, search: searchConfig } = yield* GlossConfig
     // Searches on a SQLite file go to a worker thread (see SqliteReader); an in-memory database has no second
     // connection to offer, and PostgreSQL runs its queries in its own processes already.
     const reader = database._tag === "Sqlite" && database.filename !== ":memory:"
@@ -58,7 +71,27 @@ export const DatabaseEngineLive = Layer.scoped(
      */
     const overJson = <A, E>(run: (json: JsonSql) => Effect.Effect<A, E>) =>
       Effect.catchIf(run(json), isMalformedJson, () => run(tolerantJson))
-    const vectors = vectorIndex(sql)
+    const vectors = vectorIndex(sql, searchConfig.vectorAnnFrom)
+    // Started first, so that its worker is stopped last: the indexes are saved at shutdown before it goes.
+    const annWorker = yield* makeAnnWorker
+    const ann = yield* makeAnnIndex({
+      sql,
+      read,
+      worker: annWorker,
+      // An in-memory database does not outlive the process: neither does its index.
+      files: database._tag === "Sqlite" && database.filename === ":memory:" ? undefined : annFiles(home),
+      annFrom: searchConfig.vectorAnnFrom
+    })
+    yield* Effect.addFinalizer(() => ann.saveAll)
+    const similar = makeVectorSearch({ exact: vectors, ann, rows: vectorRows(sql, read) })
+    /** After vectors were written (committed): the exact matrices are stale, the ANN indexes have to catch up. */
+    const vectorsWritten = (records: ReadonlyArray<IndexedRecord>) =>
+      Effect.zipRight(vectors.drop(vectorIdsOf(records)), ann.written(vectorSettingsOf(records)))
+    const settingsOfDataset = (datasetId: string) =>
+      Effect.map(
+        Effect.orDie(Effect.flatMap(sql`select id from vectors_settings where dataset_id = ${datasetId}`, decodeIds)),
+        (rows) => rows.map((row) => row.id)
+      )
     const sequence = sql.unsafe(`r.${insertionOrder(sql)}`)
     // A per-user permutation of the insertion order: an affine step, then a square (so different seeds give
     // different orders, not the same order rotated), all modulo 2^31 - 1 so no product overflows 64 bits.
@@ -78,10 +111,10 @@ export const DatabaseEngineLive = Layer.scoped(
         // Filters and the text query select the candidates; similarity ranks them (a pre-filter, as on Elasticsearch).
         const allowed = match === undefined && query.filters.length === 0
           ? undefined
-          : new Set((yield* decodeIds(yield* read(sql`select r.id from ${from} where ${where}`))).map((row) => row.id))
+          : yield* decodeAllowed(yield* read(sql`select r.id, ${sequence} as key from ${from} where ${where}`))
         const settings = schema.vectorSettings.find((v) => v.id === query.vector?.vectorSettingsId)
-        const matrix = yield* vectors.matrix(query.vector.vectorSettingsId, settings?.dimensions ?? query.vector.value.length)
-        const hits = topK(matrix, query.vector.value, query.limit, {
+        const dimensions = settings?.dimensions ?? query.vector.value.length
+        const hits = yield* similar.rank(query.vector.vectorSettingsId, dimensions, query.vector.value, query.limit, {
           least: query.vector.order === "least_similar",
           allowed,
           exclude: query.vector.excludeRecordId
@@ -142,15 +175,21 @@ export const DatabaseEngineLive = Layer.scoped(
     return SearchEngine.of({
       kind: "database",
       info: Effect.succeed({ engine: "database", dialect: sql.onDialectOrElse({ pg: () => "postgresql", orElse: () => "sqlite" }) }),
-      createIndex: (schema) => text.create(schema),
-      updateMapping: (schema) => text.create(schema),
-      deleteIndex: (datasetId) => Effect.zipRight(text.drop(datasetId), vectors.dropAll),
-      indexRecords: (schema, records) => Effect.zipRight(text.upsert(schema, records), vectors.drop(vectorIdsOf(records))),
+      // At publish (and after a reindex dropped them), settings past the threshold get their ANN index built now.
+      createIndex: (schema) => Effect.zipRight(text.create(schema), ann.written(schema.vectorSettings)),
+      updateMapping: (schema) => Effect.zipRight(text.create(schema), ann.written(schema.vectorSettings)),
+      // A reindex starts from here: the dataset's ANN indexes are dropped (files too) and built again from the
+      // database; a deleted dataset's are pruned.
+      deleteIndex: (datasetId) =>
+        Effect.all([text.drop(datasetId), vectors.dropAll, Effect.flatMap(settingsOfDataset(datasetId), ann.forget), ann.prune], {
+          discard: true
+        }),
+      indexRecords: (schema, records) => Effect.zipRight(text.upsert(schema, records), vectorsWritten(records)),
       indexCreated: (schema, records) => ({
         inTransaction: text.upsert(schema, records, { created: true }),
-        afterCommit: vectors.drop(vectorIdsOf(records))
+        afterCommit: vectorsWritten(records)
       }),
-      deleteRecords: (datasetId, ids) => Effect.zipRight(text.remove(datasetId, ids), vectors.dropAll),
+      deleteRecords: (datasetId, ids) => Effect.all([text.remove(datasetId, ids), vectors.dropAll, ann.deleted], { discard: true }),
       search,
       metadataMetrics
     })

@@ -2,6 +2,8 @@
  * The built-in engine's vectors: per vector settings, a matrix loaded from the `vectors` table on first use and
  * kept in memory (reading 100 000 vectors per query would cost ~300 ms; scanning them in memory ~20 ms). Writes in
  * this process drop the matrix; other processes' writes are noticed by a cheap check at most every few seconds.
+ * Settings with `annFrom` vectors or more are not loaded: they are AnnIndex's (a matrix of a million 384-dimensional
+ * vectors would hold 1.5 GB).
  */
 import type { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
@@ -16,7 +18,10 @@ interface Entry {
   checkedAt: number
 }
 
-export const vectorIndex = (sql: SqlClient.SqlClient) => {
+/** The settings' vectors in memory, or how many there are when they are too many for that. */
+export type Loaded = { readonly _tag: "Matrix"; readonly matrix: VectorMatrix } | { readonly _tag: "Large"; readonly count: number }
+
+export const vectorIndex = (sql: SqlClient.SqlClient, annFrom: number) => {
   const entries = new Map<string, Entry>()
 
   const stampOf = (settingsId: VectorSettingsId) =>
@@ -34,6 +39,10 @@ export const vectorIndex = (sql: SqlClient.SqlClient) => {
       const stamp = yield* stampOf(settingsId)
       const [counted] = yield* sql<{ n: number | string }>`select count(*) as n from vectors where vector_settings_id = ${settingsId}`
       const capacity = Number(counted?.n ?? 0)
+      if (capacity >= annFrom) {
+        entries.delete(settingsId)
+        return { _tag: "Large", count: capacity } satisfies Loaded
+      }
       const data = new Float32Array(capacity * dimensions)
       const ids: Array<string> = []
       let after: string | undefined
@@ -57,18 +66,19 @@ export const vectorIndex = (sql: SqlClient.SqlClient) => {
         checkedAt: yield* Clock.currentTimeMillis
       }
       entries.set(settingsId, entry)
-      return entry.matrix
+      return { _tag: "Matrix", matrix: entry.matrix } satisfies Loaded
     })
 
   /** The matrix for these settings, reloaded when it was dropped or another process changed the vectors. */
-  const matrix = (settingsId: VectorSettingsId, dimensions: number) =>
+  const matrix = (settingsId: VectorSettingsId, dimensions: number): Effect.Effect<Loaded> =>
     Effect.gen(function*() {
       const entry = entries.get(settingsId)
       if (entry === undefined) return yield* load(settingsId, dimensions)
       const now = yield* Clock.currentTimeMillis
-      if (now - entry.checkedAt < RECHECK_MILLIS) return entry.matrix
+      const kept = { _tag: "Matrix", matrix: entry.matrix } satisfies Loaded
+      if (now - entry.checkedAt < RECHECK_MILLIS) return kept
       entry.checkedAt = now
-      return (yield* stampOf(settingsId)) === entry.stamp ? entry.matrix : yield* load(settingsId, dimensions)
+      return (yield* stampOf(settingsId)) === entry.stamp ? kept : yield* load(settingsId, dimensions)
     }).pipe(Effect.orDie)
 
   const drop = (settingsIds: Iterable<string>) =>
@@ -78,3 +88,5 @@ export const vectorIndex = (sql: SqlClient.SqlClient) => {
 
   return { matrix, drop, dropAll: Effect.sync(() => entries.clear()) } as const
 }
+
+export type VectorIndex = ReturnType<typeof vectorIndex>

@@ -1,0 +1,432 @@
+/**
+ * The built-in engine's approximate nearest-neighbour index, one per vector settings with `GLOSS_VECTOR_ANN_FROM`
+ * vectors or more (fewer stay with the exact in-memory scan of VectorIndex). It answers "which keys are near this
+ * vector"; VectorSearch rescores those candidates exactly from the database, so the index only has to find them.
+ *
+ * The database is the truth and the index a cache that can always be rebuilt from it:
+ * - built on first use (and when writes take the settings past the threshold), from the `vectors` table in pages,
+ *   added in a worker thread (annWorker) so the event loop never waits for the graph;
+ * - kept up to date by a catch-up that reads the vectors written since its watermark. In-process writes mark the
+ *   index dirty and schedule a catch-up at once (debounced); a search first waits for the catch-up of what was
+ *   committed before it. Other processes' writes are found by a catch-up at most every few seconds. The catch-up
+ *   looks back a window before its watermark, because another process can commit a vector stamped slightly earlier
+ *   than one already seen; vectors already applied (same key, same time) are skipped, so looking back costs a
+ *   read of keys, not a re-add;
+ * - deletions are not removed from the index (their keys are unknown once deleted): rescoring drops them, and when
+ *   the index holds noticeably more entries than the database has vectors it is rebuilt in the background, the old
+ *   one serving meanwhile;
+ * - saved under GLOSS_HOME_PATH (annFiles) after a build and after catch-ups at most every half minute, so a
+ *   restart loads it and catches up instead of rebuilding.
+ * Each server process keeps its own index, built from the shared database (a cache per process, like VectorIndex).
+ */
+import type { SqlClient, SqlError } from "@effect/sql"
+import { Clock, Deferred, Effect, Option, type ParseResult, type Scope } from "effect"
+import type { AnnFiles } from "./annFiles.js"
+import type { AnnWorker, SegmentFile } from "./annWorker.js"
+import type { WorkerCallError } from "./workerCalls.js"
+import { normalise } from "./vectorMath.js"
+import { float64sOf, type Read, type VectorRow, vectorRows } from "./vectorRows.js"
+
+/** How far before its watermark a catch-up looks: longer than any write transaction is expected to stay open. */
+const LOOKBACK_MILLIS = 30_000
+/** Other processes' writes are looked for at most this often (as VectorIndex does). */
+const RECHECK_MILLIS = 5_000
+/** How often the count of vectors is compared with the index (a count over a million rows is not free). */
+const COUNT_EVERY_MILLIS = 30_000
+const SAVE_EVERY_MILLIS = 30_000
+/** Vectors per message to the worker: a search waits behind at most one such batch (~0.2 s at 384 dimensions). */
+const BATCH = 1_000
+const STAMPS_PAGE = 20_000
+/** Vectors per segment: the in-memory part of an index stays below ~60 MB at 384 dimensions. */
+const SEGMENT_VECTORS = 100_000
+/** A search waits for a first build this small (a few seconds); above it, it scans exactly meanwhile. */
+const WAIT_FOR_BUILDS_UP_TO = 100_000
+/** The index is rebuilt once it holds this fraction more entries than the database has vectors (deletions). */
+const STALE_FRACTION = 0.2
+const DEBOUNCE = "100 millis"
+
+/** One build of an index: a named set of segments in the worker. */
+interface IndexSet {
+  readonly name: string
+  watermark: number
+  /** Keys applied with their time, for the vectors within the look-back window of the watermark. */
+  readonly recent: Map<number, number>
+  entries: number
+  delta: number
+  readonly sealed: Array<SegmentFile>
+  savedAt: number
+  unsaved: boolean
+}
+
+interface Entry {
+  readonly settingsId: string
+  readonly dimensions: number
+  current: IndexSet | undefined
+  readonly ready: Deferred.Deferred<boolean>
+  /** How many vectors the settings had when the entry was made (decides whether a search waits for the build). */
+  readonly initialCount: number
+  rebuilding: boolean
+  dirty: boolean
+  scheduled: boolean
+  checkedAt: number
+  countedAt: number
+  /** The watermark when the database was last seen holding more vectors than the index. */
+  missingAt: number | undefined
+  readonly lock: Effect.Semaphore
+}
+
+/** What the index's work can fail with: a read of the database, or the worker. */
+type Failure = SqlError.SqlError | ParseResult.ParseError | WorkerCallError
+
+const iso = (millis: number) => new Date(Math.max(0, millis)).toISOString()
+
+export const makeAnnIndex = (options: {
+  readonly sql: SqlClient.SqlClient
+  readonly read: Read
+  readonly worker: AnnWorker
+  /** Undefined: kept in memory only (an in-memory database). */
+  readonly files: AnnFiles | undefined
+  readonly annFrom: number
+}): Effect.Effect<AnnIndex, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const { files, worker } = options
+    const rows = vectorRows(options.sql, options.read)
+    const entries = new Map<string, Entry>()
+    const scope = yield* Effect.scope
+    let sets = 0
+    const newSetName = () => `${Date.now().toString(36)}-${(sets++).toString(36)}`
+
+    // ---- filling a set -------------------------------------------------------------------------------------------
+
+    /** Adds vectors (unit-normalised here) in batches; seals the delta into a segment file when it is full. */
+    const apply = (entry: Entry, set: IndexSet, vectors: ReadonlyArray<VectorRow>, threads: number): Effect.Effect<void, Failure> =>
+      Effect.gen(function*() {
+        const { dimensions } = entry
+        for (let from = 0; from < vectors.length; from += BATCH) {
+          const batch = vectors.slice(from, from + BATCH).filter((row) => row.value.byteLength === dimensions * 8)
+          if (batch.length === 0) continue
+          const keys = new Float64Array(batch.length)
+          const data = new Float32Array(batch.length * dimensions)
+          batch.forEach((row, i) => {
+            keys[i] = row.key
+            normalise(float64sOf(row.value), data, i * dimensions)
+          })
+          const state = yield* worker.add(set.name, keys, data, threads)
+          set.entries = state.entries
+          set.delta = state.delta
+          set.unsaved = true
+          for (const row of batch) {
+            const at = row.at.getTime()
+            if (at >= set.watermark - LOOKBACK_MILLIS) set.recent.set(row.key, at)
+          }
+          if (files !== undefined && set.delta >= SEGMENT_VECTORS) {
+            const folder = yield* files.folder(entry.settingsId, set.name)
+            const sealed = yield* worker.seal(set.name, `${folder}/segment-${set.sealed.length}.usearch`)
+            set.sealed.push(sealed.file)
+            set.delta = sealed.delta
+            if (set === entry.current) yield* save(entry, set)
+          }
+        }
+      })
+
+    /** A new set holding every vector of the settings, read in pages (the look-back covers writes meanwhile). */
+    const fill = (entry: Entry): Effect.Effect<IndexSet, Failure> =>
+      Effect.gen(function*() {
+        const started = yield* Clock.currentTimeMillis
+        const set: IndexSet = {
+          name: newSetName(),
+          watermark: started,
+          recent: new Map(),
+          entries: 0,
+          delta: 0,
+          sealed: [],
+          savedAt: 0,
+          unsaved: true
+        }
+        yield* worker.create(set.name, entry.dimensions)
+        let after: string | undefined
+        for (;;) {
+          const page = yield* rows.page(entry.settingsId, after, 5 * BATCH)
+          // Two threads: a build is the one time the index may use the whole machine.
+          yield* apply(entry, set, page, 2)
+          if (page.length < 5 * BATCH) break
+          after = page[page.length - 1]?.id
+        }
+        yield* Effect.logInfo(
+          `vector index of settings ${entry.settingsId}: built, ${set.entries} vectors in ${(yield* Clock.currentTimeMillis) - started} ms`
+        )
+        return set
+      })
+
+    /** Applies the vectors written since the set's watermark (less the look-back) that it does not hold yet. */
+    const catchUp = (entry: Entry, set: IndexSet): Effect.Effect<void, Failure> =>
+      Effect.gen(function*() {
+        const since = iso(set.watermark - LOOKBACK_MILLIS)
+        let latest = set.watermark
+        for (let afterKey = -1;;) {
+          const stamps = yield* rows.changed(entry.settingsId, since, afterKey, STAMPS_PAGE)
+          const fresh = stamps.filter((stamp) => set.recent.get(stamp.key) !== stamp.at.getTime())
+          for (const stamp of stamps) latest = Math.max(latest, stamp.at.getTime())
+          if (fresh.length > 0) yield* apply(entry, set, yield* rows.byKeys(entry.settingsId, fresh.map((s) => s.key)), 1)
+          if (stamps.length < STAMPS_PAGE) break
+          afterKey = stamps[stamps.length - 1]?.key ?? afterKey
+        }
+        set.watermark = latest
+        for (const [key, at] of set.recent) if (at < latest - LOOKBACK_MILLIS) set.recent.delete(key)
+      })
+
+    // ---- saving and opening -------------------------------------------------------------------------------------
+
+    const save = (entry: Entry, set: IndexSet): Effect.Effect<void, WorkerCallError> =>
+      Effect.gen(function*() {
+        // While a rebuild fills its set, the old one is not saved: the description names one set's files only.
+        if (files === undefined || entry.rebuilding) return
+        const folder = yield* files.folder(entry.settingsId, set.name)
+        const delta = yield* worker.saveDelta(set.name, `${folder}/delta-${yield* Clock.currentTimeMillis}.usearch`)
+        yield* files.write(entry.settingsId, {
+          version: 1,
+          dimensions: entry.dimensions,
+          set: set.name,
+          watermark: set.watermark,
+          sealed: set.sealed,
+          delta
+        })
+        set.savedAt = yield* Clock.currentTimeMillis
+        set.unsaved = false
+      })
+
+    /** The saved set, when there is one that opens (checksums match); nothing otherwise. */
+    const opened = (entry: Entry): Effect.Effect<Option.Option<IndexSet>> =>
+      Effect.gen(function*() {
+        if (files === undefined) return Option.none<IndexSet>()
+        const saved = yield* files.read(entry.settingsId)
+        if (Option.isNone(saved) || saved.value.dimensions !== entry.dimensions) return Option.none<IndexSet>()
+        const { delta, sealed, set, watermark } = saved.value
+        const state = yield* Effect.either(worker.open(set, entry.dimensions, { sealed, delta }))
+        if (state._tag === "Left") {
+          yield* Effect.logWarning(`vector index of settings ${entry.settingsId}: saved files unreadable (${state.left.message}), rebuilding`)
+          return Option.none<IndexSet>()
+        }
+        return Option.some<IndexSet>({
+          name: set,
+          watermark,
+          recent: new Map(),
+          entries: state.right.entries,
+          delta: state.right.delta,
+          sealed: [...sealed],
+          savedAt: yield* Clock.currentTimeMillis,
+          unsaved: false
+        })
+      })
+
+    // ---- keeping it current -------------------------------------------------------------------------------------
+
+    /** Builds a new set in the background while the current one serves, then swaps them. */
+    const rebuild = (entry: Entry): Effect.Effect<void, Failure> =>
+      entry.rebuilding ? Effect.void : Effect.gen(function*() {
+        entry.rebuilding = true
+        const next = yield* fill(entry)
+        yield* entry.lock.withPermits(1)(Effect.gen(function*() {
+          yield* catchUp(entry, next)
+          const old = entry.current
+          entry.current = next
+          entry.rebuilding = false
+          if (old !== undefined) yield* worker.close(old.name)
+          yield* save(entry, next)
+        }))
+      }).pipe(Effect.ensuring(Effect.sync(() => (entry.rebuilding = false))))
+
+    /** Compares the database's count with the index: deletions elsewhere, or vectors the catch-up missed. */
+    const recount = (entry: Entry, set: IndexSet): Effect.Effect<void, Failure> =>
+      Effect.gen(function*() {
+        const count = yield* rows.count(entry.settingsId)
+        const missing = count > set.entries
+        const stale = set.entries > count * (1 + STALE_FRACTION) + 10
+        // Missing twice at the same watermark: not a write in flight between the catch-up and the count.
+        const rebuildNow = stale || (missing && entry.missingAt === set.watermark)
+        entry.missingAt = missing ? set.watermark : undefined
+        if (rebuildNow) {
+          yield* Effect.logInfo(`vector index of settings ${entry.settingsId}: ${set.entries} entries for ${count} vectors, rebuilding`)
+          yield* Effect.forkIn(background(rebuild(entry)), scope)
+        }
+      })
+
+    /** Catches the index up (when written to, or when the recheck is due), saving and recounting now and then. */
+    const sync = (entry: Entry, force: boolean): Effect.Effect<void, Failure> =>
+      entry.lock.withPermits(1)(Effect.gen(function*() {
+        const set = entry.current
+        const now = yield* Clock.currentTimeMillis
+        if (set === undefined || (!force && !entry.dirty && now - entry.checkedAt < RECHECK_MILLIS)) return
+        entry.dirty = false
+        entry.checkedAt = now
+        yield* catchUp(entry, set)
+        if (now - entry.countedAt >= COUNT_EVERY_MILLIS) {
+          entry.countedAt = now
+          yield* recount(entry, set)
+        }
+        if (set.unsaved && now - set.savedAt >= SAVE_EVERY_MILLIS) yield* save(entry, set)
+      }))
+
+    /** Background work: its failure is logged, and the entry is dropped so that the next use starts over. */
+    const background = (work: Effect.Effect<void, unknown>, entry?: Entry): Effect.Effect<void> =>
+      work.pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.zipRight(
+            Effect.logWarning("vector index: background work failed", cause),
+            entry === undefined ? Effect.void : forget([entry.settingsId])
+          )
+        )
+      )
+
+    const schedule = (entry: Entry): Effect.Effect<void> =>
+      Effect.gen(function*() {
+        entry.dirty = true
+        if (entry.scheduled) return
+        entry.scheduled = true
+        yield* Effect.forkIn(
+          background(
+            Effect.zipRight(Effect.sleep(DEBOUNCE), Effect.suspend(() => {
+              entry.scheduled = false
+              return sync(entry, false)
+            })),
+            entry
+          ),
+          scope
+        )
+      })
+
+    /** The entry of these settings, made (and its index opened or built in the background) on first use. */
+    const ensure = (settingsId: string, dimensions: number, count: number): Effect.Effect<Entry> =>
+      Effect.gen(function*() {
+        const known = entries.get(settingsId)
+        if (known !== undefined) return known
+        const entry: Entry = {
+          settingsId,
+          dimensions,
+          current: undefined,
+          ready: yield* Deferred.make<boolean>(),
+          initialCount: count,
+          rebuilding: false,
+          dirty: false,
+          scheduled: false,
+          checkedAt: 0,
+          countedAt: yield* Clock.currentTimeMillis,
+          missingAt: undefined,
+          lock: yield* Effect.makeSemaphore(1)
+        }
+        entries.set(settingsId, entry)
+        const start = Effect.gen(function*() {
+          const loaded = yield* opened(entry)
+          const set = Option.isSome(loaded) ? loaded.value : yield* fill(entry)
+          entry.current = set
+          if (Option.isNone(loaded)) yield* save(entry, set)
+          // A loaded index catches up from its saved watermark before it answers.
+          yield* sync(entry, true)
+          // Deletions while no process held the index: compare the counts at once.
+          if (Option.isSome(loaded)) yield* recount(entry, set)
+        })
+        yield* Effect.forkIn(
+          background(start, entry).pipe(Effect.ensuring(Deferred.succeed(entry.ready, true))),
+          scope
+        )
+        return entry
+      })
+
+    /** Drops these settings' indexes (and their files when `removeFiles`). */
+    const forget = (settingsIds: Iterable<string>, removeFiles = false): Effect.Effect<void> =>
+      Effect.forEach(settingsIds, (settingsId) =>
+        Effect.gen(function*() {
+          const entry = entries.get(settingsId)
+          entries.delete(settingsId)
+          if (entry?.current !== undefined) yield* Effect.ignore(worker.close(entry.current.name))
+          if (removeFiles && files !== undefined) yield* files.remove(settingsId)
+        }), { discard: true })
+
+    return {
+      has: (settingsId) => entries.has(settingsId),
+
+      size: (settingsId) => {
+        const entry = entries.get(settingsId)
+        return entry?.current?.entries ?? entry?.initialCount ?? 0
+      },
+
+      candidates: (settingsId, dimensions, count, query, n) =>
+        Effect.gen(function*() {
+          const entry = yield* ensure(settingsId, dimensions, count)
+          if (entry.current === undefined) {
+            if (entry.initialCount > WAIT_FOR_BUILDS_UP_TO) return Option.none()
+            yield* Deferred.await(entry.ready)
+          }
+          yield* sync(entry, false)
+          const set = entry.current
+          if (set === undefined) return Option.none()
+          return Option.some({ keys: yield* worker.search(set.name, query, n), entries: set.entries })
+        }).pipe(
+          Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }),
+          Effect.catchTag("WorkerCallError", (error) =>
+            Effect.as(
+              Effect.zipRight(Effect.logWarning(`vector index: ${error.message}; answering exactly`), forget([settingsId])),
+              Option.none()
+            ))
+        ),
+
+      written: (settings) =>
+        Effect.forEach(settings, ({ dimensions, id }) =>
+          Effect.gen(function*() {
+            const entry = entries.get(id)
+            if (entry !== undefined) return yield* schedule(entry)
+            // Writes that take the settings past the threshold start the index now, not at the next search.
+            const count = yield* Effect.orDie(rows.count(id))
+            if (count >= options.annFrom) yield* ensure(id, dimensions, count)
+          }), { discard: true }),
+
+      deleted: Effect.sync(() => {
+        for (const entry of entries.values()) {
+          entry.dirty = true
+          entry.countedAt = 0
+        }
+      }),
+
+      prune: Effect.gen(function*() {
+        for (const settingsId of [...entries.keys()]) {
+          if (!(yield* Effect.orDie(rows.exists(settingsId)))) yield* forget([settingsId], true)
+        }
+      }),
+
+      forget: (settingsIds) => forget(settingsIds, true),
+
+      saveAll: Effect.forEach([...entries.values()], (entry) =>
+        entry.current === undefined || !entry.current.unsaved
+          ? Effect.void
+          : Effect.ignore(entry.lock.withPermits(1)(save(entry, entry.current))), { discard: true })
+    } satisfies AnnIndex
+  })
+
+export interface AnnIndex {
+  /** Whether these settings are served by an ANN index in this process. */
+  readonly has: (settingsId: string) => boolean
+  /** How many entries its index holds (while it is first built: how many vectors there were). */
+  readonly size: (settingsId: string) => number
+  /**
+   * The keys of about the `n` vectors nearest to `query` (a unit vector), nearest first, once the index has caught
+   * up with what was committed before; none while it is being built (the caller answers exactly) or when it failed.
+   * `count` is the settings' number of vectors when it was last counted.
+   */
+  readonly candidates: (
+    settingsId: string,
+    dimensions: number,
+    count: number,
+    query: Float32Array,
+    n: number
+  ) => Effect.Effect<Option.Option<{ readonly keys: Float64Array; readonly entries: number }>>
+  /** Vectors of these settings were written in this process: catch up soon (and start an index past the threshold). */
+  readonly written: (settings: Iterable<{ readonly id: string; readonly dimensions: number }>) => Effect.Effect<void>
+  /** Records were deleted in this process: recount at the next catch-up (the deleted keys are unknown). */
+  readonly deleted: Effect.Effect<void>
+  /** Drops the indexes (and files) of vector settings that no longer exist. */
+  readonly prune: Effect.Effect<void>
+  /** Drops these settings' indexes and files (a reindex builds them again). */
+  readonly forget: (settingsIds: Iterable<string>) => Effect.Effect<void>
+  /** Saves what is not saved yet (at shutdown). */
+  readonly saveAll: Effect.Effect<void>
+}

@@ -1,0 +1,119 @@
+/**
+ * Similarity search of the built-in engine: exact below `GLOSS_VECTOR_ANN_FROM` vectors (VectorIndex's matrix in
+ * memory), through the ANN index above it (AnnIndex), and exact again wherever the index cannot answer.
+ *
+ * Above the threshold, the index proposes candidates — max(2k, 100) of them — and their stored vectors are read from
+ * the database and ranked by exact cosine: scores are exactly the exact path's, and the int8 quantisation of the
+ * index costs recall only where a true neighbour is not among the candidates at all.
+ * - `least_similar`: the vectors least similar to q are the most similar to -q (cos(x, -q) = -cos(x, q)), so the
+ *   index is asked about -q; rescoring puts back the true scores.
+ * - Filters (and text queries) come as the allowed records. A few thousand or fewer are ranked exactly, their
+ *   vectors read by key. More are searched through the index with a candidate count scaled by how selective the
+ *   filter is (k × entries / allowed × 2), doubling until enough allowed candidates come back; when the index runs
+ *   out, the allowed set is scanned exactly. So `limit` results come back whenever `limit` allowed records have
+ *   vectors.
+ * - While an index is first built (over a large table), and when it fails, searches scan the database exactly in
+ *   pages: correct, and slow at a million vectors.
+ */
+import { Effect, Option } from "effect"
+import type { VectorSettingsId } from "../../../domain/Ids.js"
+import type { AnnIndex } from "./AnnIndex.js"
+import { normalise, topK } from "./vectorMath.js"
+import type { VectorIndex } from "./VectorIndex.js"
+import { float64sOf, type VectorRow, type VectorRows } from "./vectorRows.js"
+
+/** Allowed sets up to this size are ranked exactly from their vectors, without the index. */
+const EXACT_ALLOWED = 3_000
+const SCAN_PAGE = 2_000
+
+export interface RankOptions {
+  readonly least: boolean
+  /** The records filters and text allow (undefined: all), with their keys (insertion order). */
+  readonly allowed?: ReadonlyArray<{ readonly id: string; readonly key: number }> | undefined
+  readonly exclude?: string | undefined
+}
+
+type Hit = { readonly id: string; readonly score: number }
+
+/** The best `k` of `rows` by exact cosine with `query`, best first (worst first for `least`). */
+const rankRows = (rows: ReadonlyArray<VectorRow>, query: ReadonlyArray<number>, k: number, options: RankOptions) => {
+  const dimensions = query.length
+  const usable = rows.filter((row) => row.value.byteLength === dimensions * 8 && row.id !== options.exclude)
+  const data = new Float32Array(usable.length * dimensions)
+  usable.forEach((row, i) => normalise(float64sOf(row.value), data, i * dimensions))
+  return topK({ ids: usable.map((row) => row.id), dimensions, data }, query, k, { least: options.least })
+}
+
+/** Two ranked lists merged into the best `k`. */
+const merge = (a: ReadonlyArray<Hit>, b: ReadonlyArray<Hit>, k: number, least: boolean) =>
+  [...a, ...b].sort((x, y) => (least ? x.score - y.score : y.score - x.score)).slice(0, k)
+
+export const makeVectorSearch = (options: { readonly exact: VectorIndex; readonly ann: AnnIndex; readonly rows: VectorRows }) => {
+  const { ann, exact, rows } = options
+
+  /** The exact answer from the database, read in pages: every vector of the settings, or those of `keys`. */
+  const scan = (settingsId: string, query: ReadonlyArray<number>, k: number, rank: RankOptions, keys?: ReadonlyArray<number>) =>
+    Effect.gen(function*() {
+      let best: ReadonlyArray<Hit> = []
+      if (keys !== undefined) {
+        for (let from = 0; from < keys.length; from += SCAN_PAGE) {
+          const page = yield* rows.byKeys(settingsId, keys.slice(from, from + SCAN_PAGE))
+          best = merge(best, rankRows(page, query, k, rank), k, rank.least)
+        }
+        return best
+      }
+      for (let after: string | undefined;;) {
+        const page = yield* rows.page(settingsId, after, SCAN_PAGE)
+        best = merge(best, rankRows(page, query, k, rank), k, rank.least)
+        if (page.length < SCAN_PAGE) return best
+        after = page[page.length - 1]?.id
+      }
+    })
+
+  /** Through the index: candidates, filtered, rescored; exact where the index cannot answer. */
+  const approximate = (settingsId: string, query: ReadonlyArray<number>, k: number, count: number, rank: RankOptions) =>
+    Effect.gen(function*() {
+      const allowed = rank.allowed
+      const allowedKeys = allowed?.map((record) => record.key)
+      if (allowedKeys !== undefined && allowedKeys.length <= EXACT_ALLOWED) {
+        return rankRows(yield* rows.byKeys(settingsId, allowedKeys), query, k, rank)
+      }
+      const target = new Float32Array(query.length)
+      normalise(query, target, 0)
+      if (rank.least) for (let i = 0; i < target.length; i++) target[i] = -target[i]!
+      const want = Math.max(2 * k, 100) + (rank.exclude === undefined ? 0 : 1)
+      const only = allowedKeys === undefined ? undefined : new Set(allowedKeys)
+      const total = Math.max(count, ann.size(settingsId))
+      let n = only === undefined ? want : Math.ceil((want * total * 2) / Math.max(1, only.size))
+      for (;;) {
+        const found = yield* ann.candidates(settingsId, query.length, count, target, n)
+        if (Option.isNone(found)) return yield* scan(settingsId, query, k, rank, allowedKeys)
+        const { entries, keys } = found.value
+        const kept = only === undefined ? Array.from(keys) : Array.from(keys).filter((key) => only.has(key))
+        const exhausted = keys.length < n || n >= entries
+        if (kept.length >= want || exhausted) {
+          const hits = rankRows(yield* rows.byKeys(settingsId, kept.slice(0, want)), query, k, rank)
+          // Too few: stale entries (deleted records) crowded the candidates, or the filter's records are not near.
+          const possible = Math.min(k, only?.size ?? total)
+          return hits.length >= possible ? hits : yield* scan(settingsId, query, k, rank, allowedKeys)
+        }
+        n = Math.min(n * 2, entries)
+      }
+    })
+
+  return {
+    /** The `k` records nearest `query` (farthest, for `least`), with their cosine similarity, best first. */
+    rank: (settingsId: VectorSettingsId, dimensions: number, query: ReadonlyArray<number>, k: number, rank: RankOptions) =>
+      Effect.gen(function*() {
+        if (!ann.has(settingsId)) {
+          const loaded = yield* exact.matrix(settingsId, dimensions)
+          if (loaded._tag === "Matrix") {
+            const allowed = rank.allowed === undefined ? undefined : new Set(rank.allowed.map((record) => record.id))
+            return topK(loaded.matrix, query, k, { least: rank.least, allowed, exclude: rank.exclude })
+          }
+          return yield* approximate(settingsId, query, k, loaded.count, rank)
+        }
+        return yield* approximate(settingsId, query, k, 0, rank)
+      }).pipe(Effect.orDie)
+  }
+}

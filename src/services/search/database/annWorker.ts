@@ -1,0 +1,196 @@
+/**
+ * The ANN vector indexes live in a worker thread: adding a million vectors to an HNSW graph takes minutes of CPU,
+ * which must not hold the server's event loop. The worker holds usearch indexes (HNSW, cosine, vectors quantised to
+ * int8: ~530 bytes a 384-dimensional vector instead of 1 536 as float32), in native memory, never as JS numbers.
+ *
+ * usearch (unum-cloud, Apache-2.0, maintained) because it quantises to int8, can serve a saved index memory-mapped
+ * (`view`), ships a prebuilt linux-x64 binary in its npm package (nothing to compile or download at install) and is
+ * context-aware, so it loads in a worker thread.
+ *
+ * An index set is a list of segments: sealed ones, saved and memory-mapped read-only (their pages are the OS's file
+ * cache, which the kernel can drop, not the process's anonymous memory), and one writable in-memory delta that new
+ * vectors go to. When the delta is full it is sealed. A search asks every segment and merges: a sealed segment
+ * cannot forget a key, so a key re-added later (its vector changed) or deleted can still come back from one — the
+ * caller rescores candidates from the database, which drops both. A set is named by the caller.
+ */
+import { createRequire } from "node:module"
+import { Effect, Schema, type Scope } from "effect"
+import { makeWorkerCalls, type WorkerCallError } from "./workerCalls.js"
+
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads")
+const fs = require("node:fs")
+const crypto = require("node:crypto")
+const { Index } = require(workerData.usearch)
+const sets = new Map()
+const make = (dimensions) => new Index({
+  dimensions, metric: "cos", quantization: "i8", multi: false,
+  connectivity: workerData.connectivity, expansion_add: workerData.expansionAdd, expansion_search: workerData.expansionSearch
+})
+const setOf = (name) => {
+  const set = sets.get(name)
+  if (set === undefined) throw new Error("no index set " + name)
+  return set
+}
+const entries = (set) => set.sealed.reduce((n, s) => n + s.size(), 0) + set.delta.size()
+const state = (set) => ({ entries: entries(set), delta: set.delta.size() })
+// A checksum guards loading: usearch aborts the whole process on some malformed files instead of throwing.
+const digest = (file) => {
+  const hash = crypto.createHash("sha256")
+  const fd = fs.openSync(file, "r")
+  try {
+    const chunk = Buffer.allocUnsafe(4 << 20)
+    for (let n; (n = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0; ) hash.update(chunk.subarray(0, n))
+  } finally { fs.closeSync(fd) }
+  return hash.digest("hex")
+}
+const checked = (file) => {
+  if (digest(file.path) !== file.sha256) throw new Error("checksum mismatch: " + file.path)
+  return file
+}
+const saved = (index, path) => {
+  index.save(path + ".tmp")
+  fs.renameSync(path + ".tmp", path)
+  return { path, sha256: digest(path) }
+}
+const ops = {
+  create({ set, dimensions }) {
+    sets.set(set, { dimensions, sealed: [], delta: make(dimensions) })
+    return state(sets.get(set))
+  },
+  open({ set, dimensions, sealed, delta }) {
+    const opened = { dimensions, sealed: [], delta: make(dimensions) }
+    for (const file of sealed) {
+      const index = make(dimensions)
+      index.view(checked(file).path)
+      if (Number(index.dimensions()) !== dimensions) throw new Error("dimensions differ: " + file.path)
+      opened.sealed.push(index)
+    }
+    if (delta !== null) {
+      opened.delta.load(checked(delta).path)
+      if (Number(opened.delta.dimensions()) !== dimensions) throw new Error("dimensions differ: " + delta.path)
+    }
+    sets.set(set, opened)
+    return state(opened)
+  },
+  add({ set, keys, vectors, threads }) {
+    const target = setOf(set)
+    const keyList = new BigUint64Array(keys.length)
+    for (let i = 0; i < keys.length; i++) keyList[i] = BigInt(keys[i])
+    const present = target.delta.contains(keyList)
+    const again = keyList.filter((_, i) => present[i])
+    if (again.length > 0) target.delta.remove(again)
+    target.delta.add(keyList, vectors, threads)
+    return state(target)
+  },
+  seal({ set, path }) {
+    const target = setOf(set)
+    const file = saved(target.delta, path)
+    const index = make(target.dimensions)
+    index.view(path)
+    target.sealed.push(index)
+    target.delta = make(target.dimensions)
+    return { file, ...state(target) }
+  },
+  saveDelta({ set, path }) {
+    const target = setOf(set)
+    return target.delta.size() === 0 ? null : saved(target.delta, path)
+  },
+  search({ set, vector, k }) {
+    const target = setOf(set)
+    const best = new Map()
+    for (const index of [...target.sealed, target.delta]) {
+      const size = Number(index.size())
+      if (size === 0) continue
+      const found = index.search(vector, Math.min(k, size), 1)
+      for (let i = 0; i < found.keys.length; i++) {
+        const key = Number(found.keys[i])
+        const distance = found.distances[i]
+        if (!(best.get(key) <= distance)) best.set(key, distance)
+      }
+    }
+    const ranked = [...best].sort((a, b) => a[1] - b[1]).slice(0, k)
+    return { keys: Float64Array.from(ranked, (entry) => entry[0]) }
+  },
+  state({ set }) { return state(setOf(set)) },
+  close({ set }) { sets.delete(set); return null }
+}
+parentPort.on("message", ({ id, op, args }) => {
+  try {
+    parentPort.postMessage({ id, result: ops[op](args) })
+  } catch (error) {
+    parentPort.postMessage({ id, error: String((error && error.message) || error) })
+  }
+})
+`
+
+/** HNSW parameters: 16 links a node, 128 candidates kept while adding; searches keep `expansionSearch`. */
+const CONNECTIVITY = 16
+const EXPANSION_ADD = 128
+const EXPANSION_SEARCH = 160
+
+/** A saved segment and the checksum that must match before it is loaded. */
+export const SegmentFile = Schema.Struct({ path: Schema.String, sha256: Schema.String })
+export type SegmentFile = typeof SegmentFile.Type
+
+const SetState = Schema.Struct({ entries: Schema.Number, delta: Schema.Number })
+export type SetState = typeof SetState.Type
+const decodeState = Schema.decodeUnknown(SetState)
+const decodeSealed = Schema.decodeUnknown(Schema.Struct({ ...SetState.fields, file: SegmentFile }))
+const decodeSaved = Schema.decodeUnknown(Schema.NullOr(SegmentFile))
+const decodeFound = Schema.decodeUnknown(Schema.Struct({ keys: Schema.instanceOf(Float64Array) }))
+
+export interface AnnWorker {
+  /** A new, empty set. */
+  readonly create: (set: string, dimensions: number) => Effect.Effect<SetState, WorkerCallError>
+  /** A set from saved files, each checked against its checksum first; fails when one is missing or differs. */
+  readonly open: (
+    set: string,
+    dimensions: number,
+    files: { readonly sealed: ReadonlyArray<SegmentFile>; readonly delta: SegmentFile | null }
+  ) => Effect.Effect<SetState, WorkerCallError>
+  /** Adds (or replaces) vectors: `vectors` holds `keys.length` unit vectors, one after the other; it is transferred. */
+  readonly add: (set: string, keys: Float64Array, vectors: Float32Array, threads: number) => Effect.Effect<SetState, WorkerCallError>
+  /** Saves the delta to `path` and serves it memory-mapped from there on, with a new empty delta. */
+  readonly seal: (set: string, path: string) => Effect.Effect<SetState & { readonly file: SegmentFile }, WorkerCallError>
+  /** Saves the delta to `path` (nothing when it is empty). */
+  readonly saveDelta: (set: string, path: string) => Effect.Effect<SegmentFile | null, WorkerCallError>
+  /** The keys of the `k` nearest vectors (by cosine), nearest first. */
+  readonly search: (set: string, vector: Float32Array, k: number) => Effect.Effect<Float64Array, WorkerCallError>
+  readonly close: (set: string) => Effect.Effect<void, WorkerCallError>
+  /** Changes when the worker was restarted (it died): the sets it held are gone. */
+  readonly generation: () => number
+}
+
+/** A reply of the wrong shape is a bug in the worker source above, not a failure to handle. */
+const replied = <A, I>(decode: (reply: unknown) => Effect.Effect<A, unknown>) => (reply: I) => Effect.orDie(decode(reply))
+
+export const makeAnnWorker: Effect.Effect<AnnWorker, never, Scope.Scope> = Effect.gen(function*() {
+  const worker = yield* makeWorkerCalls({
+    name: "vector index worker",
+    source: WORKER_SOURCE,
+    workerData: {
+      usearch: createRequire(import.meta.url).resolve("usearch"),
+      connectivity: CONNECTIVITY,
+      expansionAdd: EXPANSION_ADD,
+      expansionSearch: EXPANSION_SEARCH
+    }
+  })
+  const call = (op: string, args: object, transfer: ReadonlyArray<ArrayBuffer> = []) => worker.call({ op, args }, transfer)
+  return {
+    create: (set, dimensions) => Effect.flatMap(call("create", { set, dimensions }), replied(decodeState)),
+    open: (set, dimensions, files) =>
+      Effect.flatMap(call("open", { set, dimensions, ...files }), replied(decodeState)),
+    add: (set, keys, vectors, threads) =>
+      Effect.flatMap(
+        call("add", { set, keys, vectors, threads }, [keys.buffer as ArrayBuffer, vectors.buffer as ArrayBuffer]),
+        replied(decodeState)
+      ),
+    seal: (set, path) => Effect.flatMap(call("seal", { set, path }), replied(decodeSealed)),
+    saveDelta: (set, path) => Effect.flatMap(call("saveDelta", { set, path }), replied(decodeSaved)),
+    search: (set, vector, k) =>
+      Effect.flatMap(call("search", { set, vector, k }), (r) => Effect.map(replied(decodeFound)(r), (found) => found.keys)),
+    close: (set) => Effect.asVoid(call("close", { set })),
+    generation: worker.generation
+  }
+})

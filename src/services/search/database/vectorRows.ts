@@ -1,0 +1,86 @@
+/**
+ * The reads of the `vectors` table behind the ANN index (AnnIndex) and its exact rescoring (VectorSearch), each
+ * decoded. A vector's key is its record's insertion order (SQLite `rowid`, PostgreSQL `seq`; see ddl.ts): an
+ * integer, which is what the index stores, and which no later write changes.
+ */
+import type { SqlClient, SqlError, Statement } from "@effect/sql"
+import { Effect, Schema } from "effect"
+import { DbInt, DbTimestamp } from "../../database/columns.js"
+import { insertionOrder } from "../../database/ddl.js"
+
+/** Keys per `in (…)` list: well under SQLite's 32 766 parameters, and a short statement for PostgreSQL to plan. */
+const KEYS_PER_QUERY = 500
+
+const Stamp = Schema.Struct({ key: DbInt, at: DbTimestamp })
+const Valued = Schema.Struct({ key: DbInt, id: Schema.String, value: Schema.Uint8ArrayFromSelf, at: DbTimestamp })
+const decodeStamps = Schema.decodeUnknown(Schema.Array(Stamp))
+const decodeValued = Schema.decodeUnknown(Schema.Array(Valued))
+const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
+const decodeIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String })))
+
+/** A stored vector with its record: `value` holds little-endian float64s (see DbVector). */
+export type VectorRow = typeof Valued.Type
+export type Read = (statement: Statement.Statement<object>) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
+
+/** The stored float64 bytes as numbers (copied: a Node Buffer may be an unaligned view into a shared pool). */
+export const float64sOf = (value: Uint8Array) => new Float64Array(new Uint8Array(value).buffer)
+
+export const vectorRows = (sql: SqlClient.SqlClient, read: Read) => {
+  const keyColumn = `r.${insertionOrder(sql)}`
+  const key = sql.unsafe(keyColumn)
+  const valued = (settingsId: string) =>
+    sql`select ${key} as key, r.id, v.value, v.updated_at as at from vectors v join records r on r.id = v.record_id
+        where v.vector_settings_id = ${settingsId}`
+  const inChunks = <A, E>(keys: ReadonlyArray<number>, run: (chunk: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<A>, E>) =>
+    Effect.map(
+      Effect.forEach(
+        Array.from({ length: Math.ceil(keys.length / KEYS_PER_QUERY) }, (_, i) => keys.slice(i * KEYS_PER_QUERY, (i + 1) * KEYS_PER_QUERY)),
+        run
+      ),
+      (chunks) => chunks.flat()
+    )
+
+  return {
+    count: (settingsId: string) =>
+      Effect.map(
+        Effect.flatMap(read(sql`select count(*) as n from vectors where vector_settings_id = ${settingsId}`), decodeCount),
+        (rows) => rows[0]?.n ?? 0
+      ),
+
+    /** Whether these vector settings still exist (a dataset's deletion takes them, and their vectors, with it). */
+    exists: (settingsId: string) =>
+      Effect.map(
+        Effect.flatMap(read(sql`select id from vectors_settings where id = ${settingsId}`), decodeIds),
+        (rows) => rows.length > 0
+      ),
+
+    /**
+     * A page of every vector of the settings, in record id order after `after` (a keyset: the unique
+     * `(record_id, vector_settings_id)` index serves it on both databases).
+     */
+    page: (settingsId: string, after: string | undefined, limit: number) =>
+      Effect.flatMap(
+        read(sql`${valued(settingsId)}${after === undefined ? sql`` : sql` and v.record_id > ${after}`}
+          order by v.record_id limit ${limit}`),
+        decodeValued
+      ),
+
+    /**
+     * The keys and times of the vectors written at or after `since` (ISO-8601, as stored), `limit` at most, in key
+     * order after `afterKey`; no values, so that a look-back over many vectors stays cheap.
+     */
+    changed: (settingsId: string, since: string, afterKey: number, limit: number) =>
+      Effect.flatMap(
+        read(sql`select ${key} as key, v.updated_at as at from vectors v join records r on r.id = v.record_id
+          where v.vector_settings_id = ${settingsId} and v.updated_at >= ${since} and ${key} > ${afterKey}
+          order by ${key} limit ${limit}`),
+        decodeStamps
+      ),
+
+    /** The vectors of these keys (those whose record and vector still exist). */
+    byKeys: (settingsId: string, keys: ReadonlyArray<number>) =>
+      inChunks(keys, (chunk) => Effect.flatMap(read(sql`${valued(settingsId)} and ${sql.in(keyColumn, chunk)}`), decodeValued))
+  } as const
+}
+
+export type VectorRows = ReturnType<typeof vectorRows>
