@@ -27,8 +27,13 @@ import type { WorkerCallError } from "./workerCalls.js"
 import { normalise } from "./vectorMath.js"
 import { float64sOf, type Read, type VectorRow, vectorRows } from "./vectorRows.js"
 
-/** How far before its watermark a catch-up looks: longer than any write transaction is expected to stay open. */
+/**
+ * How far before its watermark a catch-up looks: longer than any write transaction is expected to stay open. The
+ * full window is looked at every RECHECK_MILLIS; the catch-ups after this process's own writes (several a second
+ * during a bulk import) look back a shorter one, so that they do not re-read the keys of the last 30 s each time.
+ */
 const LOOKBACK_MILLIS = 30_000
+const QUICK_LOOKBACK_MILLIS = 5_000
 /** Other processes' writes are looked for at most this often (as VectorIndex does). */
 const RECHECK_MILLIS = 5_000
 /** How often the count of vectors is compared with the index (a count over a million rows is not free). */
@@ -43,7 +48,7 @@ const SEGMENT_VECTORS = 100_000
 const WAIT_FOR_BUILDS_UP_TO = 100_000
 /** The index is rebuilt once it holds this fraction more entries than the database has vectors (deletions). */
 const STALE_FRACTION = 0.2
-const DEBOUNCE = "100 millis"
+const DEBOUNCE = "500 millis"
 
 /** One build of an index: a named set of segments in the worker. */
 interface IndexSet {
@@ -159,9 +164,9 @@ export const makeAnnIndex = (options: {
       })
 
     /** Applies the vectors written since the set's watermark (less the look-back) that it does not hold yet. */
-    const catchUp = (entry: Entry, set: IndexSet): Effect.Effect<void, Failure> =>
+    const catchUp = (entry: Entry, set: IndexSet, lookback = LOOKBACK_MILLIS): Effect.Effect<void, Failure> =>
       Effect.gen(function*() {
-        const since = iso(set.watermark - LOOKBACK_MILLIS)
+        const since = iso(set.watermark - lookback)
         let latest = set.watermark
         for (let afterKey = -1;;) {
           const stamps = yield* rows.changed(entry.settingsId, since, afterKey, STAMPS_PAGE)
@@ -257,9 +262,10 @@ export const makeAnnIndex = (options: {
         const set = entry.current
         const now = yield* Clock.currentTimeMillis
         if (set === undefined || (!force && !entry.dirty && now - entry.checkedAt < RECHECK_MILLIS)) return
+        const full = now - entry.checkedAt >= RECHECK_MILLIS
         entry.dirty = false
-        entry.checkedAt = now
-        yield* catchUp(entry, set)
+        if (full) entry.checkedAt = now
+        yield* catchUp(entry, set, full ? LOOKBACK_MILLIS : QUICK_LOOKBACK_MILLIS)
         if (now - entry.countedAt >= COUNT_EVERY_MILLIS) {
           entry.countedAt = now
           yield* recount(entry, set)
