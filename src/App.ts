@@ -2,7 +2,6 @@
  * The server process: configuration → database (+ migrations) → owner bootstrap → HTTP on a Node port. Start-up
  * stops with one clear message when configuration is invalid or a dependency cannot be reached.
  */
-import { createServer } from "node:http"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
@@ -20,6 +19,7 @@ import { OutboxDispatcherLive } from "./services/webhooks/Dispatcher.js"
 import { Workspaces } from "./services/workspaces/Workspaces.js"
 import { Telemetry } from "./services/Telemetry.js"
 import { TracingLive } from "./Tracing.js"
+import { createStoppableServer } from "./http/NodeServer.js"
 
 /** Migrations and the owner bootstrap, done before the server accepts requests. */
 export const PrepareLive = Layer.effectDiscard(
@@ -48,5 +48,5 @@ export const ServerLive = Layer.mergeAll(HttpLive, ServerJobWorkersLive, OutboxD
 export const NodeServerLive = Layer.unwrapEffect(Effect.map(GlossConfig, ({ server }) =>
   ServerLive.pipe(
     HttpServer.withLogAddress,
-    Layer.provide(NodeHttpServer.layer(createServer, { port: server.port, host: server.host }))
+    Layer.provide(NodeHttpServer.layer(createStoppableServer, { port: server.port, host: server.host }))
   )))

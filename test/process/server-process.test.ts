@@ -74,6 +74,36 @@ describe("gloss server (process)", () => {
     expect(await exited(child)).toBe(0)
   })
 
+  it("SIGTERM while a client is still uploading a body: the process exits after the grace period, not never", async () => {
+    const child = start({
+      GLOSS_HOME_PATH: fs.mkdtempSync(path.join(os.tmpdir(), "gloss-home-")),
+      GLOSS_PORT: "0",
+      GLOSS_HOST: "127.0.0.1",
+      API_KEY: "test.upload.key.0123456789abcdefghijklmnopqrstuvwxyz",
+      USERNAME: "owner",
+      PASSWORD: "owner-password"
+    })
+    const output = collect(child)
+    await waitFor(output, /Listening on http:\/\/127\.0\.0\.1:(\d+)/)
+    const port = Number(/Listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output())?.[1])
+    // Half a body, then nothing more: its handler waits for the rest when the shutdown interrupts it.
+    const socket = net.connect(port, "127.0.0.1")
+    socket.on("error", () => undefined)
+    await new Promise<void>((resolve) => socket.once("connect", resolve))
+    socket.write(
+      "PUT /api/v1/datasets/00000000-0000-0000-0000-000000000000/records/bulk HTTP/1.1\r\nhost: x\r\n" +
+        "x-gloss-api-key: test.upload.key.0123456789abcdefghijklmnopqrstuvwxyz\r\n" +
+        "content-type: application/json\r\ncontent-length: 100000\r\n\r\n{\"items\": ["
+    )
+    await new Promise((r) => setTimeout(r, 500))
+    const stopping = Date.now()
+    child.kill("SIGTERM")
+    expect(await exited(child)).toBe(0)
+    // SHUTDOWN_GRACE_MS is 10 s; without it the process waited for the socket for ever.
+    expect(Date.now() - stopping).toBeLessThan(30_000)
+    socket.destroy()
+  }, 60_000)
+
   it("GLOSS_APP_MODULE's default export adds routes to the server", async () => {
     const child = start({
       GLOSS_HOME_PATH: fs.mkdtempSync(path.join(os.tmpdir(), "gloss-home-")),
