@@ -145,6 +145,8 @@ const config = Effect.gen(function*() {
     }),
     // The built-in engine: vector settings with this many vectors or more are searched through an ANN index.
     vectorAnnFrom: V.integer("GLOSS_VECTOR_ANN_FROM", 20_000, { min: 1, max: 1_000_000_000 }),
+    // The built-in engine: a text search ranks at most this many matches by relevance; 0 ranks every match.
+    rankWindow: V.integer("GLOSS_SEARCH_RANK_WINDOW", 10_000, { min: 0, max: 1_000_000_000 }),
     redis: Config.all({
       url: V.parseWith("GLOSS_REDIS_URL", parseRedisUrl),
       useCluster: V.boolean("GLOSS_REDIS_USE_CLUSTER", false)
@@ -215,7 +217,8 @@ const config = Effect.gen(function*() {
       engine: searchEngine,
       url: Option.getOrElse(values.elasticsearchUrl, () => Redacted.make("http://localhost:9200")),
       ...values.elasticsearch,
-      vectorAnnFrom: values.vectorAnnFrom
+      vectorAnnFrom: values.vectorAnnFrom,
+      rankWindow: values.rankWindow
     },
     redis: values.redis,
     jobs: { workers: values.jobWorkers },

@@ -25,6 +25,14 @@ export interface TextIndex {
    * matches as `m`, with `m.score` (higher is better), joined to their records as `r`. The text index comes first
    * so that it drives the join: the database reads the matching records only, not the whole dataset. `undefined`
    * when `q` has no searchable term (nothing matches).
+   *
+   * `rankWindow`: only the first that many matches (in the index's own order) are scored and joined — see
+   * `RANK_WINDOW`. `scored: false`: no score is computed (`m.score` is null), for counting.
    */
-  readonly matches: (schema: IndexSchema, q: string, field: string | undefined) => Statement.Fragment | undefined
+  readonly matches: (
+    schema: IndexSchema,
+    q: string,
+    field: string | undefined,
+    options?: { readonly rankWindow?: number | undefined; readonly scored?: boolean }
+  ) => Statement.Fragment | undefined
 }

@@ -24,6 +24,13 @@ export interface PageQuery {
   readonly score: Statement.Fragment
   readonly limit: number
   readonly offset: number
+  /** What to count, when cheaper than `from`: the text matches without their scores. */
+  readonly count?: Statement.Fragment | undefined
+  /**
+   * When `from` ranks only a window of the text matches (`GLOSS_SEARCH_RANK_WINDOW`): every match, scored, for a
+   * page the window cannot fill although more records match.
+   */
+  readonly unwindowed?: Statement.Fragment | undefined
 }
 
 /** How many rows `from … where` selects: exact up to the bound, a lower bound past it. */
@@ -40,16 +47,26 @@ export const countUpTo = (sql: SqlClient.SqlClient, read: Read, from: Statement.
 
 export const page = (sql: SqlClient.SqlClient, read: Read, query: PageQuery) =>
   Effect.gen(function*() {
-    const { from, where, order, score, limit, offset } = query
-    const hits = yield* decodeHits(
-      yield* read(sql`select r.id, ${score} as score from ${from} where ${where}
-        order by ${sql.csv(order)} limit ${limit} offset ${offset}`)
-    )
+    const { where, order, score, limit, offset, unwindowed } = query
+    const pageFrom = (from: Statement.Fragment) =>
+      Effect.flatMap(
+        read(sql`select r.id, ${score} as score from ${from} where ${where}
+          order by ${sql.csv(order)} limit ${limit} offset ${offset}`),
+        decodeHits
+      )
+    const countFrom = query.count ?? query.from
+    let hits = yield* pageFrom(query.from)
+    if (hits.length < limit && unwindowed !== undefined) {
+      // The window may hold too few matches that pass the filters: if more records match, rank them all.
+      const counted = yield* countUpTo(sql, read, countFrom, where)
+      if (counted.totalRelation === "eq" && counted.total <= offset + hits.length) return { hits, ...counted } satisfies SearchHits
+      hits = yield* pageFrom(unwindowed)
+    }
     // A short page that is not past the end tells the total without counting.
     if (hits.length < limit && (hits.length > 0 || offset === 0)) {
       return { hits, total: offset + hits.length, totalRelation: "eq" } satisfies SearchHits
     }
-    const counted = yield* countUpTo(sql, read, from, where)
+    const counted = yield* countUpTo(sql, read, countFrom, where)
     // Paging past the bound: there are at least as many as the pages so far show.
     const seen = offset + hits.length
     return counted.totalRelation === "gte" && seen > counted.total

@@ -35,13 +35,20 @@ export const postgresTextIndex = (sql: SqlClient.SqlClient): TextIndex => {
           from unnest(${ids}::uuid[], ${fields}::text[], ${texts}::text[]) as t(record_id, field, text)`
       }).pipe(Effect.orDie),
     remove: (_, ids) => remove(ids),
-    matches: (schema, q, field) => {
+    matches: (schema, q, field, options) => {
       if (q.trim() === "") return undefined
-      return sql`(select t.record_id, max(ts_rank(t.tsv, query)) as score
-                 from record_texts t, plainto_tsquery('simple', ${q}) query
-                 where t.dataset_id = ${schema.datasetId} and t.tsv @@ query
-                 ${field === undefined ? sql`` : sql`and t.field = ${field}`}
-                 group by t.record_id) m join records r on r.id = m.record_id`
+      const inField = field === undefined ? sql`` : sql`and t.field = ${field}`
+      if (options?.scored === false) {
+        return sql`(select distinct t.record_id, null::real as score from record_texts t
+                   where t.dataset_id = ${schema.datasetId} and t.tsv @@ plainto_tsquery('simple', ${q}) ${inField}) m
+                   join records r on r.id = m.record_id`
+      }
+      // ts_rank reads (and decompresses) each match's tsvector: the window bounds how many are read.
+      const window = options?.rankWindow === undefined ? sql`` : sql`limit ${options.rankWindow}`
+      return sql`(select c.record_id, max(ts_rank(c.tsv, c.query)) as score from (
+                   select t.record_id, t.tsv, query from record_texts t, plainto_tsquery('simple', ${q}) query
+                   where t.dataset_id = ${schema.datasetId} and t.tsv @@ query ${inField} ${window}
+                 ) c group by c.record_id) m join records r on r.id = m.record_id`
     }
   }
 }

@@ -1,0 +1,69 @@
+/**
+ * GLOSS_SEARCH_RANK_WINDOW on the built-in engine: a text search ranks only the first N matches by relevance, so a
+ * common word does not score every record. Pages stay complete (a window the filters empty is widened to every
+ * match), totals count every match, and the window's pages agree with each other.
+ */
+import { describe, expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { dialects } from "../support/databases.js"
+import { datasetPath, draftDataset, send } from "../support/datasets.js"
+import { TestServerLive } from "../support/server.js"
+
+type Page = { items: Array<{ record: { external_id: string }; query_score: number | null }>; total: number; total_relation: string }
+
+/** 40 records that all say "word"; record i says it i % 4 + 1 times; `kind` is "rare" for 3 of them, the last ones. */
+const corpus = Effect.gen(function*() {
+  const dataset = yield* draftDataset()
+  const post = (kind: string, body: unknown) => send("POST", datasetPath(dataset, `/${kind}`), body)
+  yield* post("fields", { name: "text", title: "Text", required: true, settings: { type: "text" } })
+  yield* post("questions", {
+    name: "ok", title: "OK", required: true, settings: { type: "label_selection", options: [{ value: "y", text: "Y" }, { value: "n", text: "N" }] }
+  })
+  yield* post("metadata-properties", { name: "kind", title: "Kind", settings: { type: "terms" } })
+  expect((yield* send("PUT", datasetPath(dataset, "/publish"))).status).toBe(200)
+  const items = Array.from({ length: 40 }, (_, i) => ({
+    external_id: `r${i}`,
+    fields: { text: `${"word ".repeat((i % 4) + 1)}filler text ${i}` },
+    metadata: { kind: i >= 37 ? "rare" : "common" }
+  }))
+  expect((yield* post("records/bulk", { items })).status).toBe(201)
+  return dataset
+})
+
+for (const dialect of dialects) {
+  describe(dialect, () => {
+    layer(TestServerLive(dialect, { GLOSS_SEARCH_ENGINE: "database", GLOSS_SEARCH_RANK_WINDOW: "8" }), {
+      excludeTestServices: true,
+      timeout: 60_000
+    })("rank window", (it) => {
+      const search = (dataset: { id: string }, body: unknown, query = "") =>
+        Effect.map(send("POST", datasetPath(dataset, `/records/search${query}`), body), (r) => r.body as Page)
+
+      it.effect("ranks the window best first, counts every match, and widens when the filters empty the window", () =>
+        Effect.gen(function*() {
+          const dataset = yield* corpus
+          const first = yield* search(dataset, { query: { text: { q: "word" } } }, "?limit=4")
+          // The total counts all 40 matches, not the 8 ranked.
+          expect(first.total).toBe(40)
+          expect(first.total_relation).toBe("eq")
+          const scores = first.items.map((hit) => hit.query_score ?? 0)
+          expect([...scores].sort((a, b) => b - a)).toEqual(scores)
+          // The window's next page continues it: no record twice.
+          const second = yield* search(dataset, { query: { text: { q: "word" } } }, "?limit=4&offset=4")
+          const seen = [...first.items, ...second.items].map((hit) => hit.record.external_id)
+          expect(new Set(seen).size).toBe(8)
+          // Only the last 3 records pass this filter, and none of them is in the first 8 matches: still found.
+          const rare = yield* search(dataset, {
+            query: { text: { q: "word" } },
+            filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "kind" }, values: ["rare"] }] }
+          })
+          expect(rare.items.map((hit) => hit.record.external_id).sort()).toEqual(["r37", "r38", "r39"])
+          expect(rare.total).toBe(3)
+          // Past the window, pages still come (from every match ranked).
+          const deep = yield* search(dataset, { query: { text: { q: "word" } } }, "?limit=10&offset=35")
+          expect(deep.items).toHaveLength(5)
+          expect(deep.total).toBe(40)
+        }))
+    })
+  })
+}
