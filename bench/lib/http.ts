@@ -1,4 +1,19 @@
 /** Small JSON helpers for driving a Gloss server from a benchmark (plain fetch: the thing measured is the server). */
+
+/**
+ * `fetch`, sent again (up to twice) when the connection fails before an answer. A benchmark that holds its event
+ * loop for a while (building request bodies, computing exact answers) comes back to keep-alive connections the
+ * server has closed meanwhile, and the first write on one fails (EPIPE) before the client has noticed the close.
+ * Only for idempotent requests: searches, and bulk upserts by external id.
+ */
+export const fetchRetrying = async (url: string, init: RequestInit, attempt = 1): Promise<Response> => {
+  try {
+    return await fetch(url, init)
+  } catch (error) {
+    if (attempt >= 3) throw error
+    return fetchRetrying(url, init, attempt + 1)
+  }
+}
 export const api = (baseUrl: string, apiKey: string) => {
   const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const response = await fetch(`${baseUrl}/api/v1${path}`, {

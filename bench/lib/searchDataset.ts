@@ -2,7 +2,7 @@
  * The dataset the search benchmarks search: two ~300-character Zipf texts, three metadata values and one vector per
  * record, and the query they time (a text query with two metadata filters).
  */
-import { api } from "./http.js"
+import { api, fetchRetrying } from "./http.js"
 import { BENCH_API_KEY } from "./processes.js"
 import { QUERY_WORDS, zipfText } from "./corpus.js"
 
@@ -54,19 +54,6 @@ export const createSearchDataset = async (baseUrl: string, name: string): Promis
   return { id: dataset.id, properties }
 }
 
-/**
- * One bulk upsert, sent again if the connection fails before an answer: a keep-alive connection the server closed
- * while this process was busy building bodies fails the first write (EPIPE). Upserts by external id are idempotent.
- */
-const upsert = async (url: string, headers: Record<string, string>, body: string, attempt = 1): Promise<Response> => {
-  try {
-    return await fetch(url, { method: "PUT", headers, body })
-  } catch (error) {
-    if (attempt >= 3) throw error
-    return upsert(url, headers, body, attempt + 1)
-  }
-}
-
 /** Sends bulk bodies `senders` at a time; answers the seconds it took. */
 export const sendBulk = async (baseUrl: string, datasetId: string, bodies: ReadonlyArray<string>, senders = 4) => {
   const url = `${baseUrl}/api/v1/datasets/${datasetId}/records/bulk`
@@ -75,7 +62,7 @@ export const sendBulk = async (baseUrl: string, datasetId: string, bodies: Reado
   const started = performance.now()
   await Promise.all(Array.from({ length: senders }, async () => {
     for (let body = bodies[next++]; body !== undefined; body = bodies[next++]) {
-      const response = await upsert(url, headers, body)
+      const response = await fetchRetrying(url, { method: "PUT", headers, body })
       const text = await response.text()
       if (!response.ok) throw new Error(`bulk upsert answered ${response.status}: ${text.slice(0, 300)}`)
     }

@@ -14,6 +14,7 @@
 import * as crypto from "node:crypto"
 import pg from "pg"
 import type { SuiteOptions } from "../run.js"
+import { fetchRetrying } from "../lib/http.js"
 import { clusteredVector, measureLatency } from "../lib/latency.js"
 import { BENCH_API_KEY, type Running, startGloss } from "../lib/processes.js"
 import { createSearchDataset, DIMENSIONS, searchRecord, type SearchDataset, sendBulk, textBody } from "../lib/searchDataset.js"
@@ -31,6 +32,12 @@ type Hit = { readonly record: { readonly external_id: string }; readonly query_s
 type Page = { readonly items: ReadonlyArray<Hit>; readonly total: number; readonly total_relation?: string }
 
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits
+
+/** Each figure as soon as it is measured, on stderr: a run of an hour should not lose everything to a late failure. */
+const progress = <A>(step: string, value: A): A => {
+  console.error(`scale: ${step} ${JSON.stringify(value)}`)
+  return value
+}
 
 /** Unit vectors of every record, as the exact answer needs them (built here, not read back from the server). */
 const unitVectors = (records: number) => {
@@ -64,7 +71,7 @@ const exactTop = (data: Float32Array, query: ReadonlyArray<number>, k: number, a
 const queryVector = (q: number, records: number) => clusteredVector(records + 1 + q * 31, DIMENSIONS)
 
 const searcher = (server: Running, datasetId: string) => async (body: unknown): Promise<Page> => {
-  const response = await fetch(`${server.url}/api/v1/datasets/${datasetId}/records/search?limit=${LIMIT}`, {
+  const response = await fetchRetrying(`${server.url}/api/v1/datasets/${datasetId}/records/search?limit=${LIMIT}`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-gloss-api-key": BENCH_API_KEY },
     body: JSON.stringify(body)
@@ -87,7 +94,7 @@ const ingest = async (server: Running, dataset: SearchDataset, records: number) 
     }
     const took = await sendBulk(server.url, dataset.id, bodies)
     seconds += took
-    segments.push({ upTo, recordsPerSecond: Math.round((upTo - from) / took) })
+    segments.push(progress("ingest segment", { upTo, recordsPerSecond: Math.round((upTo - from) / took) }))
   }
   const first = segments[0]?.recordsPerSecond ?? 0
   const last = segments[segments.length - 1]?.recordsPerSecond ?? 0
@@ -103,7 +110,7 @@ const ingest = async (server: Running, dataset: SearchDataset, records: number) 
 /** Latency of one GET, `seconds` long, one client. */
 const getLatency = (url: string) =>
   measureLatency(1, 3, async () => {
-    const response = await fetch(url, { headers: { "x-gloss-api-key": BENCH_API_KEY } })
+    const response = await fetchRetrying(url, { headers: { "x-gloss-api-key": BENCH_API_KEY } })
     await response.arrayBuffer()
     if (!response.ok) throw new Error(`${url} answered ${response.status}`)
   })
@@ -113,6 +120,7 @@ const throughGloss = async (env: Record<string, string>, records: number, exactV
   try {
     const dataset = await createSearchDataset(server.url, `scale-${Date.now()}`)
     const loaded = await ingest(server, dataset, records)
+    progress("peak RSS after ingest (MB)", Math.round(server.peakRss() / 2 ** 20))
     const exact = exactVectors()
     const search = searcher(server, dataset.id)
     const byVector = (q: number, filters?: unknown) =>
@@ -121,7 +129,7 @@ const throughGloss = async (env: Record<string, string>, records: number, exactV
     // The first vector search waits for whatever the engine still has to index; it is timed on its own.
     const started = performance.now()
     await byVector(0)
-    const firstVectorSearchSeconds = round((performance.now() - started) / 1000)
+    const firstVectorSearchSeconds = progress("first vector search (s)", round((performance.now() - started) / 1000))
 
     // Recall@50 against the exact answer, unfiltered and under two filters.
     const stars3 = { and: [{ type: "range", scope: { entity: "metadata", metadata_property: "stars" }, ge: 3, le: 3 }] }
@@ -143,20 +151,20 @@ const throughGloss = async (env: Record<string, string>, records: number, exactV
       }
       return { recallAt50: round(found / expected, 3), queriesAnsweringFewerThanMatch: short }
     }
-    const recall = await recallOf(undefined, () => true)
+    const recall = progress("recall", await recallOf(undefined, () => true))
 
     const byText = (i: number) => search(textBody(i)).then(() => undefined)
     await measureLatency(8, 2, byText) // warm-up
-    const textAndTwoFilters = await measureLatency(8, SECONDS, byText)
+    const textAndTwoFilters = progress("text + 2 filters", await measureLatency(8, SECONDS, byText))
     const sampleTotal = await search(textBody(0))
 
-    const vectorOne = await measureLatency(1, SECONDS, (q) => byVector(q).then(() => undefined))
-    const vectorEight = await measureLatency(8, SECONDS, (q) => byVector(q).then(() => undefined))
+    const vectorOne = progress("vector, 1 client", await measureLatency(1, SECONDS, (q) => byVector(q).then(() => undefined)))
+    const vectorEight = progress("vector, 8 clients", await measureLatency(8, SECONDS, (q) => byVector(q).then(() => undefined)))
 
     const filteredVector = []
     for (const { name, filters, allowed } of filtered) {
       const latency = await measureLatency(1, 5, (q) => byVector(q, filters).then(() => undefined))
-      filteredVector.push({ filter: name, latencyMs: latency.latencyMs, ...(await recallOf(filters, allowed)) })
+      filteredVector.push(progress("filtered vector", { filter: name, latencyMs: latency.latencyMs, ...(await recallOf(filters, allowed)) }))
     }
 
     const metrics = `${server.url}/api/v1/metadata-properties`

@@ -36,7 +36,7 @@ for (const dialect of dialects) {
       excludeTestServices: true,
       timeout: 60_000
     })("rank window", (it) => {
-      const search = (dataset: { id: string }, body: unknown, query = "") =>
+      const search = (dataset: Parameters<typeof datasetPath>[0], body: unknown, query = "") =>
         Effect.map(send("POST", datasetPath(dataset, `/records/search${query}`), body), (r) => r.body as Page)
 
       it.effect("ranks the window best first, counts every match, and widens when the filters empty the window", () =>
