@@ -28,7 +28,8 @@ import { normalise } from "./vectorMath.js"
 import { float64sOf, type Read, type VectorRow, vectorRows } from "./vectorRows.js"
 
 /**
- * How far before its watermark a catch-up looks: longer than any write transaction is expected to stay open. The
+ * How far back from now a catch-up looks (when its watermark is more recent than that): longer than any write
+ * transaction is expected to stay open, since a vector is stamped before its transaction commits. The
  * full window is looked at every RECHECK_MILLIS; the catch-ups after this process's own writes (several a second
  * during a bulk import) look back a shorter one, so that they do not re-read the keys of the last 30 s each time.
  */
@@ -166,7 +167,10 @@ export const makeAnnIndex = (options: {
     /** Applies the vectors written since the set's watermark (less the look-back) that it does not hold yet. */
     const catchUp = (entry: Entry, set: IndexSet, lookback = LOOKBACK_MILLIS): Effect.Effect<void, Failure> =>
       Effect.gen(function*() {
-        const since = iso(set.watermark - lookback)
+        // Late commits can only be stamped within the look-back of now: once the watermark is older than that, the
+        // catch-up reads from the watermark on. (From `watermark - lookback`, every catch-up after a bulk import
+        // re-read the import's last 30 s of stamps, ~85 000 rows, for as long as nothing new was written.)
+        const since = iso(Math.min(set.watermark, (yield* Clock.currentTimeMillis) - lookback))
         let latest = set.watermark
         for (let afterKey = -1;;) {
           const stamps = yield* rows.changed(entry.settingsId, since, afterKey, STAMPS_PAGE)

@@ -86,9 +86,11 @@ const ops = {
   seal({ set, path }) {
     const target = setOf(set)
     const file = saved(target.delta, path)
-    const index = make(target.dimensions)
-    index.view(path)
-    target.sealed.push(index)
+    // The same object turns into the view: usearch frees the in-memory copy at once. A new object for the view
+    // left the old one's ~60 MB of native memory to V8's garbage collector, which does not see it and took its
+    // time (the server's anonymous memory grew by a delta's size per sealed segment).
+    target.delta.view(path)
+    target.sealed.push(target.delta)
     target.delta = make(target.dimensions)
     return { file, ...state(target) }
   },
