@@ -74,7 +74,7 @@ export const sqliteTextIndex = (sql: SqlClient.SqlClient): TextIndex => {
       const score = options?.scored === false ? sql`null` : sql`-bm25(${fts})`
       const window = options?.rankWindow === undefined ? sql`` : sql` limit ${options.rankWindow}`
       return sql`(select rowid as record_rowid, ${score} as score from ${fts} where ${fts} match ${match}${window}) m
-                 join records r on r.rowid = m.record_rowid`
+                 cross join records r on r.rowid = m.record_rowid`
     }
   }
 }
