@@ -134,8 +134,7 @@ export const DatabaseEngineLive = Layer.scoped(
       const score = match === undefined ? sql`null` : sql`m.score`
       // Ranked by relevance: score only a window of the matches (a common word matches a fifth of a million records,
       // and scoring each costs ~1 µs plus its record's read), widened to every match when the window falls short.
-      const byScore = query.text !== undefined && !shuffle && query.sort.length === 0 && searchConfig.rankWindow > 0
-      const window = byScore && query.text !== undefined
+      const window = query.text !== undefined && !shuffle && query.sort.length === 0 && searchConfig.rankWindow > 0
         ? text.matches(schema, query.text.q, query.text.field, { rankWindow: searchConfig.rankWindow })
         : undefined
       return yield* page(sql, read, {

@@ -56,9 +56,11 @@ export const page = (sql: SqlClient.SqlClient, read: Read, query: PageQuery) =>
       )
     const countFrom = query.count ?? query.from
     let hits = yield* pageFrom(query.from)
+    // Counted once at most: the count that decides whether to widen a window is the total too.
+    let counted: Effect.Effect.Success<ReturnType<typeof countUpTo>> | undefined
     if (hits.length < limit && unwindowed !== undefined) {
       // The window may hold too few matches that pass the filters: if more records match, rank them all.
-      const counted = yield* countUpTo(sql, read, countFrom, where)
+      counted = yield* countUpTo(sql, read, countFrom, where)
       if (counted.totalRelation === "eq" && counted.total <= offset + hits.length) return { hits, ...counted } satisfies SearchHits
       hits = yield* pageFrom(unwindowed)
     }
@@ -66,7 +68,7 @@ export const page = (sql: SqlClient.SqlClient, read: Read, query: PageQuery) =>
     if (hits.length < limit && (hits.length > 0 || offset === 0)) {
       return { hits, total: offset + hits.length, totalRelation: "eq" } satisfies SearchHits
     }
-    const counted = yield* countUpTo(sql, read, countFrom, where)
+    counted ??= yield* countUpTo(sql, read, countFrom, where)
     // Paging past the bound: there are at least as many as the pages so far show.
     const seen = offset + hits.length
     return counted.totalRelation === "gte" && seen > counted.total
