@@ -19,6 +19,8 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // vitest's own summary, then a plain `tests: N passed, N failed, N skipped` line that CI log readers know.
+    reporters: ["default", "./test/support/plainSummary.ts"],
     // Database tests share one PostgreSQL server; files use their own schemas, so they may run in parallel.
     pool: "forks",
     projects: [
