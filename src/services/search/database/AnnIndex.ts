@@ -25,7 +25,7 @@ import type { AnnFiles } from "./annFiles.js"
 import type { AnnWorker, SegmentFile } from "./annWorker.js"
 import type { WorkerCallError } from "./workerCalls.js"
 import { normalise } from "./vectorMath.js"
-import { float64sOf, type Read, type VectorRow, vectorRows } from "./vectorRows.js"
+import { float64sOf, type Read, type Stamp, type VectorRow, vectorRows } from "./vectorRows.js"
 
 /**
  * How far back from now a catch-up looks (when its watermark is more recent than that): longer than any write
@@ -172,13 +172,13 @@ export const makeAnnIndex = (options: {
         // re-read the import's last 30 s of stamps, ~85 000 rows, for as long as nothing new was written.)
         const since = iso(Math.min(set.watermark, (yield* Clock.currentTimeMillis) - lookback))
         let latest = set.watermark
-        for (let afterKey = -1;;) {
-          const stamps = yield* rows.changed(entry.settingsId, since, afterKey, STAMPS_PAGE)
+        for (let after: Stamp | undefined;;) {
+          const stamps = yield* rows.changed(entry.settingsId, since, after, STAMPS_PAGE)
           const fresh = stamps.filter((stamp) => set.recent.get(stamp.key) !== stamp.at.getTime())
           for (const stamp of stamps) latest = Math.max(latest, stamp.at.getTime())
           if (fresh.length > 0) yield* apply(entry, set, yield* rows.byKeys(entry.settingsId, fresh.map((s) => s.key)), 1)
           if (stamps.length < STAMPS_PAGE) break
-          afterKey = stamps[stamps.length - 1]?.key ?? afterKey
+          after = stamps[stamps.length - 1]
         }
         set.watermark = latest
         for (const [key, at] of set.recent) if (at < latest - LOOKBACK_MILLIS) set.recent.delete(key)

@@ -1,0 +1,76 @@
+/**
+ * The statements behind the ANN index and its rescoring, as SQLite plans them. Left alone, SQLite's planner served
+ * each of them from the settings' index on `vectors`, walking every vector of the settings: a rescoring lookup of a
+ * hundred keys cost 0.9 s at a million vectors, and a full scan in pages was quadratic (about 500 s). Without
+ * statistics (Gloss does not ANALYZE) the plan does not depend on how many rows there are, so an empty schema shows it.
+ */
+import { SqlClient, type Statement } from "@effect/sql"
+import { describe, expect, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { GlossConfig } from "../../src/Config.js"
+import { SqlLive } from "../../src/services/database/Database.js"
+import { runMigrations } from "../../src/services/database/migrations.js"
+import { vectorRows } from "../../src/services/search/database/vectorRows.js"
+import { freshDatabase } from "../support/databases.js"
+
+const SqliteTest = Layer.unwrapScoped(Effect.map(freshDatabase("sqlite"), ({ env }) =>
+  Layer.effectDiscard(runMigrations).pipe(
+    Layer.provideMerge(SqlLive),
+    Layer.provide(GlossConfig.fromRecord({ ...env, HF_HUB_DISABLE_TELEMETRY: "1" }))
+  )))
+
+/** The plan of each statement a `vectorRows` read runs, one string a statement. */
+const plansOf = <A, E>(use: (rows: ReturnType<typeof vectorRows>) => Effect.Effect<A, E>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const plans: Array<string> = []
+    const explain = (statement: Statement.Statement<object>) =>
+      Effect.gen(function*() {
+        const [text, params] = statement.compile()
+        const steps = yield* sql.unsafe<{ detail: string }>(`explain query plan ${text}`, params)
+        plans.push(steps.map((step) => step.detail).join("; "))
+        return []
+      })
+    yield* use(vectorRows(sql, explain))
+    return plans
+  })
+
+const SETTINGS = "01a2102b-399d-732e-875e-093c23e24216"
+
+describe("vector reads on SQLite", () => {
+  layer(SqliteTest)((it) => {
+    it.effect("a lookup by key starts from the records' primary key", () =>
+      Effect.gen(function*() {
+        // A rescoring asks for at least 100 candidates; with few keys SQLite picked this order by itself.
+        const [plan] = yield* plansOf((rows) => rows.byKeys(SETTINGS, Array.from({ length: 100 }, (_, i) => i + 1)))
+        expect(plan).toMatch(/^SEARCH r USING INTEGER PRIMARY KEY \(rowid=\?\); SEARCH v USING INDEX \S+ \(record_id=\? AND vector_settings_id=\?\)$/)
+      }))
+
+    it.effect("a page walks the (record_id, settings) index in order, without sorting the settings' vectors", () =>
+      Effect.gen(function*() {
+        const plans = yield* plansOf((rows) =>
+          Effect.zip(rows.page(SETTINGS, undefined, 2_000), rows.page(SETTINGS, "01a2102b-0000-7000-8000-000000000000", 2_000))
+        )
+        expect(plans).toHaveLength(2)
+        for (const plan of plans) {
+          expect(plan).not.toMatch(/vectors_by_settings|TEMP B-TREE/)
+          expect(plan).toMatch(/^(SCAN|SEARCH) v USING INDEX sqlite_autoindex_vectors_2/)
+        }
+      }))
+
+    it.effect("changes since a time are read in the order of the (settings, updated_at) index", () =>
+      Effect.gen(function*() {
+        const plans = yield* plansOf((rows) =>
+          Effect.zip(
+            rows.changed(SETTINGS, "2026-01-01T00:00:00.000Z", undefined, 20_000),
+            rows.changed(SETTINGS, "2026-01-01T00:00:00.000Z", { key: 7, at: new Date("2026-01-02T00:00:00.000Z") }, 20_000)
+          )
+        )
+        for (const plan of plans) {
+          expect(plan).toMatch(/^SEARCH v USING INDEX vectors_by_settings_updated \(vector_settings_id=\? AND updated_at>\?\)/)
+          // Only ties of one time are sorted (by key), never the whole range.
+          expect(plan).not.toMatch(/TEMP B-TREE FOR ORDER BY/)
+        }
+      }))
+  })
+})
