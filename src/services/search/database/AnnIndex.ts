@@ -20,7 +20,7 @@
  * Each server process keeps its own index, built from the shared database (a cache per process, like VectorIndex).
  */
 import type { SqlClient, SqlError } from "@effect/sql"
-import { Clock, Deferred, Effect, Option, type ParseResult, type Scope } from "effect"
+import { Clock, Deferred, Effect, FiberSet, Option, type ParseResult, type Scope } from "effect"
 import type { AnnFiles } from "./annFiles.js"
 import type { AnnWorker, SegmentFile } from "./annWorker.js"
 import type { WorkerCallError } from "./workerCalls.js"
@@ -98,7 +98,9 @@ export const makeAnnIndex = (options: {
     const { files, worker } = options
     const rows = vectorRows(options.sql, options.read)
     const entries = new Map<string, Entry>()
-    const scope = yield* Effect.scope
+    // Background work runs in fibers of the index's own runtime, interrupted when its scope closes. Forked from the
+    // request that wrote, a fiber would keep that request (and its parsed body) alive for as long as it ran.
+    const inBackground = yield* FiberSet.runtime(yield* FiberSet.make())<never>()
     let sets = 0
     const newSetName = () => `${Date.now().toString(36)}-${(sets++).toString(36)}`
 
@@ -176,7 +178,9 @@ export const makeAnnIndex = (options: {
           const stamps = yield* rows.changed(entry.settingsId, since, after, STAMPS_PAGE)
           const fresh = stamps.filter((stamp) => set.recent.get(stamp.key) !== stamp.at.getTime())
           for (const stamp of stamps) latest = Math.max(latest, stamp.at.getTime())
-          if (fresh.length > 0) yield* apply(entry, set, yield* rows.byKeys(entry.settingsId, fresh.map((s) => s.key)), 1)
+          // A bulk import's catch-up adds with both threads (adding is slower than importing); a few writes with one.
+          const threads = fresh.length >= BATCH ? 2 : 1
+          if (fresh.length > 0) yield* apply(entry, set, yield* rows.byKeys(entry.settingsId, fresh.map((s) => s.key)), threads)
           if (stamps.length < STAMPS_PAGE) break
           after = stamps[stamps.length - 1]
         }
@@ -256,7 +260,7 @@ export const makeAnnIndex = (options: {
         entry.missingAt = missing ? set.watermark : undefined
         if (rebuildNow) {
           yield* Effect.logInfo(`vector index of settings ${entry.settingsId}: ${set.entries} entries for ${count} vectors, rebuilding`)
-          yield* Effect.forkIn(background(rebuild(entry)), scope)
+          inBackground(background(rebuild(entry)))
         }
       })
 
@@ -288,21 +292,25 @@ export const makeAnnIndex = (options: {
         )
       )
 
+    /**
+     * A catch-up soon after writes: one loop per entry, debounced, that goes again while writes keep coming. At
+     * most one runs per entry, so a catch-up slower than the writes (HNSW adds are slower than a bulk import on two
+     * cores) never leaves a line of fibers waiting for the lock behind it.
+     */
     const schedule = (entry: Entry): Effect.Effect<void> =>
-      Effect.gen(function*() {
+      Effect.sync(() => {
         entry.dirty = true
         if (entry.scheduled) return
         entry.scheduled = true
-        yield* Effect.forkIn(
-          background(
-            Effect.zipRight(Effect.sleep(DEBOUNCE), Effect.suspend(() => {
-              entry.scheduled = false
-              return sync(entry, false)
-            })),
-            entry
-          ),
-          scope
-        )
+        const drain: Effect.Effect<void, Failure> = Effect.suspend(() => {
+          // Checked and cleared in one step with the write's `dirty = true`: no write is missed in between.
+          if (!entry.dirty) {
+            entry.scheduled = false
+            return Effect.void
+          }
+          return Effect.zipRight(Effect.zipRight(Effect.sleep(DEBOUNCE), sync(entry, false)), drain)
+        })
+        inBackground(background(drain.pipe(Effect.ensuring(Effect.sync(() => (entry.scheduled = false)))), entry))
       })
 
     /** The entry of these settings, made (and its index opened or built in the background) on first use. */
@@ -335,10 +343,7 @@ export const makeAnnIndex = (options: {
           // Deletions while no process held the index: compare the counts at once.
           if (Option.isSome(loaded)) yield* recount(entry, set)
         })
-        yield* Effect.forkIn(
-          background(start, entry).pipe(Effect.ensuring(Deferred.succeed(entry.ready, true))),
-          scope
-        )
+        inBackground(background(start, entry).pipe(Effect.ensuring(Deferred.succeed(entry.ready, true))))
         return entry
       })
 
