@@ -215,7 +215,9 @@ const onPostgres = async (records: number, exact: () => Float32Array) => {
     const result = await throughGloss({ GLOSS_DATABASE_URL: url.href }, records, exact)
     return { ...result, meetsTargets: meets(result) }
   } finally {
-    await admin.query(`drop database if exists ${name} with (force)`)
+    // GLOSS_BENCH_KEEP_DATABASE=1 keeps it, to profile its queries after the run (EXPLAIN ANALYZE on a million rows).
+    if (process.env.GLOSS_BENCH_KEEP_DATABASE === "1") progress("kept the PostgreSQL database", name)
+    else await admin.query(`drop database if exists ${name} with (force)`)
     await admin.end()
   }
 }

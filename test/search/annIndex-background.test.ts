@@ -1,0 +1,64 @@
+/**
+ * The ANN index's background work (first build, catch-ups after writes) runs in fibers of the index's own runtime,
+ * not in fibers forked from the request that wrote. A forked fiber inherits its parent's context, so each one kept
+ * its request (and the request's parsed body) alive while it waited for the index's lock; during a bulk import the
+ * catch-ups run back to back and a new one waited after every write, until the server ran out of heap at 500 000
+ * records. Here a marker service stands for the request: the statements of the background work must not see it.
+ */
+import { SqlClient, type Statement } from "@effect/sql"
+import { describe, expect, layer } from "@effect/vitest"
+import { Context, Effect, Layer, Option, TestClock } from "effect"
+import { GlossConfig } from "../../src/Config.js"
+import { SqlLive } from "../../src/services/database/Database.js"
+import { runMigrations } from "../../src/services/database/migrations.js"
+import { makeAnnIndex } from "../../src/services/search/database/AnnIndex.js"
+import { makeAnnWorker } from "../../src/services/search/database/annWorker.js"
+import { freshDatabase } from "../support/databases.js"
+
+class Request extends Context.Tag("test/Request")<Request, { readonly body: string }>() {}
+
+const SqliteTest = Layer.unwrapScoped(Effect.map(freshDatabase("sqlite"), ({ env }) =>
+  Layer.effectDiscard(runMigrations).pipe(
+    Layer.provideMerge(SqlLive),
+    Layer.provide(GlossConfig.fromRecord({ ...env, HF_HUB_DISABLE_TELEMETRY: "1" }))
+  )))
+
+describe("ANN index background work", () => {
+  layer(SqliteTest)((it) => {
+    it.scoped("runs without the context of the request that wrote", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const reads: Array<{ readonly text: string; readonly inRequest: boolean }> = []
+        const read = (statement: Statement.Statement<object>) =>
+          Effect.gen(function*() {
+            const inRequest = Option.isSome(yield* Effect.serviceOption(Request))
+            reads.push({ text: statement.compile()[0], inRequest })
+            return yield* statement
+          })
+        // Threshold 0: the first write starts an index (built in the background), later writes catch it up.
+        const ann = yield* makeAnnIndex({ sql, read, worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
+        const settings = [{ id: "01a2102b-399d-732e-875e-093c23e24216", dimensions: 4 }]
+        const asRequest = Effect.provideService(Request, { body: "a parsed request body" })
+        const catchUps = () => reads.filter((r) => r.text.includes("updated_at >="))
+
+        yield* asRequest(ann.written(settings))
+        // The build's own catch-up, then one after a second write (debounced by half a second).
+        yield* Effect.promise(() => waitUntil(() => catchUps().length >= 1))
+        yield* asRequest(ann.written(settings))
+        // The catch-up waits out its debounce on the test clock.
+        yield* TestClock.adjust("1 second")
+        yield* Effect.promise(() => waitUntil(() => catchUps().length >= 2))
+
+        const background = reads.filter((r) => !r.text.includes("count(*)"))
+        expect(background.length).toBeGreaterThanOrEqual(3)
+        expect(background.filter((r) => r.inRequest).map((r) => r.text)).toEqual([])
+      }), { timeout: 20_000 })
+  })
+})
+
+const waitUntil = async (done: () => boolean) => {
+  for (const started = Date.now(); !done();) {
+    if (Date.now() - started > 5_000) throw new Error("timed out waiting for the index's background work")
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
