@@ -173,19 +173,24 @@ export const makeAnnIndex = (options: {
         // catch-up reads from the watermark on. (From `watermark - lookback`, every catch-up after a bulk import
         // re-read the import's last 30 s of stamps, ~85 000 rows, for as long as nothing new was written.)
         const since = iso(Math.min(set.watermark, (yield* Clock.currentTimeMillis) - lookback))
-        let latest = set.watermark
         for (let after: Stamp | undefined;;) {
           const stamps = yield* rows.changed(entry.settingsId, since, after, STAMPS_PAGE)
           const fresh = stamps.filter((stamp) => set.recent.get(stamp.key) !== stamp.at.getTime())
-          for (const stamp of stamps) latest = Math.max(latest, stamp.at.getTime())
           // A bulk import's catch-up adds with both threads (adding is slower than importing); a few writes with one.
           const threads = fresh.length >= BATCH ? 2 : 1
           if (fresh.length > 0) yield* apply(entry, set, yield* rows.byKeys(entry.settingsId, fresh.map((s) => s.key)), threads)
+          // Stamps come in time order, so the watermark moves on with every page. A catch-up behind a bulk import runs
+          // for as long as the import (adding is slower), and the saves after each sealed segment must record how far
+          // it got: with the watermark of its start, a restart re-read and re-added every vector since (a million-
+          // record import came back with two million entries, and a first search that waited 190 s).
+          const last = stamps[stamps.length - 1]
+          if (last !== undefined) set.watermark = Math.max(set.watermark, last.at.getTime())
+          // What the next catch-up can re-read is stamped at or after min(watermark, now - look-back), never before
+          // `watermark - LOOKBACK_MILLIS`: older keys need not be remembered.
+          for (const [key, at] of set.recent) if (at < set.watermark - LOOKBACK_MILLIS) set.recent.delete(key)
           if (stamps.length < STAMPS_PAGE) break
-          after = stamps[stamps.length - 1]
+          after = last
         }
-        set.watermark = latest
-        for (const [key, at] of set.recent) if (at < latest - LOOKBACK_MILLIS) set.recent.delete(key)
       })
 
     // ---- saving and opening -------------------------------------------------------------------------------------
@@ -336,9 +341,13 @@ export const makeAnnIndex = (options: {
         const start = Effect.gen(function*() {
           const loaded = yield* opened(entry)
           const set = Option.isSome(loaded) ? loaded.value : yield* fill(entry)
+          // A loaded index catches up from its saved watermark before it answers, without the look-back the first
+          // time: it does not know which of the keys stamped just before the watermark it holds (sealed segments
+          // cannot tell an update from a repeat), and re-adding them all would duplicate up to 30 s of writes. A
+          // late commit stamped before the watermark is found by the recount below (missing twice: a rebuild).
+          if (Option.isSome(loaded)) yield* entry.lock.withPermits(1)(catchUp(entry, set, 0))
           entry.current = set
           if (Option.isNone(loaded)) yield* save(entry, set)
-          // A loaded index catches up from its saved watermark before it answers.
           yield* sync(entry, true)
           // Deletions while no process held the index: compare the counts at once.
           if (Option.isSome(loaded)) yield* recount(entry, set)
