@@ -107,7 +107,10 @@ const startCommand = (): Array<string> => {
   // `exec` (npm start replaces its shell with node, so signals reach the server) is the shell's business, not ours.
   const [program, ...args] = (scripts.start ?? "").replace(/^exec\s+/, "").split(/\s+/)
   if (program !== "node") throw new Error(`the start script must run node, found: ${scripts.start}`)
-  return args
+  // GLOSS_BENCH_SERVER=<bundle>: that build of the server instead of dist/ (a test runs the benchmark small on its own
+  // build, leaving dist/ alone).
+  const bundle = process.env.GLOSS_BENCH_SERVER
+  return bundle === undefined ? args : args.map((arg) => (arg.endsWith("dist/gloss.mjs") ? bundle : arg))
 }
 
 /** Gloss exactly as `npm start` runs it once built (node flags included), with an owner for the benchmark. */

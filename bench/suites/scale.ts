@@ -22,7 +22,8 @@ import { createSearchDataset, DIMENSIONS, searchRecord, type SearchDataset, send
 const PG_URL = process.env.GLOSS_TEST_DATABASE_URL ?? "postgres://gloss:gloss@127.0.0.1:5432/gloss"
 const BATCH = 500
 const SEGMENTS = 10
-const SECONDS = 10
+/** How long each latency is measured (`--seconds`, 10 by default; the CI's small run uses 1). */
+let seconds = 10
 const LIMIT = 50
 const RECALL_QUERIES = 30
 
@@ -109,7 +110,7 @@ const ingest = async (server: Running, dataset: SearchDataset, records: number) 
 
 /** Latency of one GET, `seconds` long, one client. */
 const getLatency = (url: string) =>
-  measureLatency(1, 3, async () => {
+  measureLatency(1, Math.max(1, seconds * 0.3), async () => {
     const response = await fetchRetrying(url, { headers: { "x-gloss-api-key": BENCH_API_KEY } })
     await response.arrayBuffer()
     if (!response.ok) throw new Error(`${url} answered ${response.status}`)
@@ -155,15 +156,15 @@ const throughGloss = async (env: Record<string, string>, records: number, exactV
 
     const byText = (i: number) => search(textBody(i)).then(() => undefined)
     await measureLatency(8, 2, byText) // warm-up
-    const textAndTwoFilters = progress("text + 2 filters", await measureLatency(8, SECONDS, byText))
+    const textAndTwoFilters = progress("text + 2 filters", await measureLatency(8, seconds, byText))
     const sampleTotal = await search(textBody(0))
 
-    const vectorOne = progress("vector, 1 client", await measureLatency(1, SECONDS, (q) => byVector(q).then(() => undefined)))
-    const vectorEight = progress("vector, 8 clients", await measureLatency(8, SECONDS, (q) => byVector(q).then(() => undefined)))
+    const vectorOne = progress("vector, 1 client", await measureLatency(1, seconds, (q) => byVector(q).then(() => undefined)))
+    const vectorEight = progress("vector, 8 clients", await measureLatency(8, seconds, (q) => byVector(q).then(() => undefined)))
 
     const filteredVector = []
     for (const { name, filters, allowed } of filtered) {
-      const latency = await measureLatency(1, 5, (q) => byVector(q, filters).then(() => undefined))
+      const latency = await measureLatency(1, Math.max(1, seconds / 2), (q) => byVector(q, filters).then(() => undefined))
       filteredVector.push(progress("filtered vector", { filter: name, latencyMs: latency.latencyMs, ...(await recallOf(filters, allowed)) }))
     }
 
@@ -226,6 +227,8 @@ export const scaleSuite = async (options: SuiteOptions) => {
   const records = Number(options.records ?? 1_000_000)
   if (!Number.isInteger(records) || records < 1_000) throw new Error(`--records must be an integer ≥ 1000, got ${options.records}`)
   const backends = (options.backends ?? "sqlite,postgres").split(",")
+  seconds = Number(options.seconds ?? 10)
+  if (!(seconds > 0)) throw new Error(`--seconds must be a positive number, got ${options.seconds}`)
   // Built after the first ingest (not before: its 1.5 GB at a million records would sit idle through it), once.
   let built: Float32Array | undefined
   const exact = () => (built ??= unitVectors(records))
