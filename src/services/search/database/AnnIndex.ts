@@ -184,7 +184,11 @@ export const makeAnnIndex = (options: {
           // it got: with the watermark of its start, a restart re-read and re-added every vector since (a million-
           // record import came back with two million entries, and a first search that waited 190 s).
           const last = stamps[stamps.length - 1]
-          if (last !== undefined) set.watermark = Math.max(set.watermark, last.at.getTime())
+          if (last !== undefined && last.at.getTime() > set.watermark) {
+            set.watermark = last.at.getTime()
+            // A segment sealed (and saved) within this page recorded the watermark before it: save again later.
+            set.unsaved = true
+          }
           // What the next catch-up can re-read is stamped at or after min(watermark, now - look-back), never before
           // `watermark - LOOKBACK_MILLIS`: older keys need not be remembered.
           for (const [key, at] of set.recent) if (at < set.watermark - LOOKBACK_MILLIS) set.recent.delete(key)
