@@ -15,7 +15,7 @@ import { describe, expect, it as vitestIt, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { DeleteDatasetsAtEnd, serverEnv, type TestEngine, testEngines } from "../support/searchEngines.js"
 import { OWNER, TestServer, TestServerLive } from "../support/server.js"
-import { runTool, stoppedMessage } from "../support/tool.js"
+import { quoted, runTool, stoppedMessage } from "../support/tool.js"
 
 const ROOT = path.resolve(import.meta.dirname, "../..")
 const PYTHON = path.join(ROOT, ".venv/bin/python")
@@ -86,7 +86,7 @@ const runSuite = (label: string, files: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const { url } = yield* TestServer
     const { code, output } = yield* pytest(url, files)
-    console.log(`compat: argilla SDK suite on ${label} (${url})\n${report(output)}`)
+    console.log(`compat: argilla SDK suite on ${label} (${url})\n${quoted(report(output))}`)
     expect(output).not.toContain(stoppedMessage("compat", TIME_LIMIT_MS))
     expect(code).toBe(0)
   })

@@ -14,7 +14,7 @@ import * as path from "node:path"
 import { expect, it as vitestIt, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { OWNER, TestServer, TestServerLive } from "../support/server.js"
-import { runTool } from "../support/tool.js"
+import { quoted, runTool } from "../support/tool.js"
 import { schemathesisToml } from "./config.js"
 import { seedForFuzzing } from "./seed.js"
 
@@ -81,7 +81,7 @@ if (problem !== undefined) {
             "none",
             "--no-color"
           ])
-          console.log(`fuzz: Schemathesis ${PINNED} against ${url}\n${report(output)}`)
+          console.log(`fuzz: Schemathesis ${PINNED} against ${url}\n${quoted(report(output))}`)
           // The last line: "=== 2 warnings in 98.65s ===", or "=== 3 failures, 1 errors, … in …s ===".
           const outcome = /^=+ (.+) in [\d.]+s =+$/m.exec(output)?.[1]
           expect(outcome).toBeDefined()

@@ -15,6 +15,14 @@ export interface ToolRun {
 
 export const stoppedMessage = (label: string, timeLimitMs: number) => `${label}: stopped after ${timeLimitMs / 1000} s`
 
+/**
+ * A nested tool's output as the test log shows it: every line behind "  | ". CI judges a run by the test runners'
+ * closing lines it finds in the log, and pytest's or Schemathesis's own ("=== 2 warnings in 49.82s ===", which
+ * counts no test) must not stand alone on a line, where they would read as the closing line of the whole run.
+ */
+export const quoted = (output: string) =>
+  output.split("\n").map((line) => `  | ${line}`).join("\n")
+
 export const runTool = (command: string, args: ReadonlyArray<string>, run: ToolRun) =>
   Effect.async<{ readonly code: number | null; readonly output: string }>((resume) => {
     const child = spawn(command, args, { cwd: run.cwd, env: run.env, stdio: ["ignore", "pipe", "pipe"] })
