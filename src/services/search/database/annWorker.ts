@@ -23,10 +23,16 @@ const fs = require("node:fs")
 const crypto = require("node:crypto")
 const { Index } = require(workerData.usearch)
 const sets = new Map()
-const make = (dimensions) => new Index({
+const make = (dimensions, expansionSearch = workerData.expansionSearch) => new Index({
   dimensions, metric: "cos", quantization: "i8", multi: false,
-  connectivity: workerData.connectivity, expansion_add: workerData.expansionAdd, expansion_search: workerData.expansionSearch
+  connectivity: workerData.connectivity, expansion_add: workerData.expansionAdd, expansion_search: expansionSearch
 })
+// A sealed segment is searched with a narrower beam: see SEALED_EXPANSION below.
+const viewOf = (dimensions, path) => {
+  const index = make(dimensions, workerData.sealedExpansion)
+  index.view(path)
+  return index
+}
 const setOf = (name) => {
   const set = sets.get(name)
   if (set === undefined) throw new Error("no index set " + name)
@@ -61,8 +67,7 @@ const ops = {
   open({ set, dimensions, sealed, delta }) {
     const opened = { dimensions, sealed: [], delta: make(dimensions) }
     for (const file of sealed) {
-      const index = make(dimensions)
-      index.view(checked(file).path)
+      const index = viewOf(dimensions, checked(file).path)
       if (Number(index.dimensions()) !== dimensions) throw new Error("dimensions differ: " + file.path)
       opened.sealed.push(index)
     }
@@ -86,11 +91,11 @@ const ops = {
   seal({ set, path }) {
     const target = setOf(set)
     const file = saved(target.delta, path)
-    // The same object turns into the view: usearch frees the in-memory copy at once. A new object for the view
-    // left the old one's ~60 MB of native memory to V8's garbage collector, which does not see it and took its
-    // time (the server's anonymous memory grew by a delta's size per sealed segment).
+    // The delta turns into a view of its file first: usearch frees the in-memory copy at once. Left to V8's garbage
+    // collector, which does not see native memory, its ~60 MB stayed (the server's anonymous memory grew by a delta's
+    // size per sealed segment). What serves the segment is a view of its own, with the sealed segments' beam.
     target.delta.view(path)
-    target.sealed.push(target.delta)
+    target.sealed.push(viewOf(target.dimensions, path))
     target.delta = make(target.dimensions)
     return { file, ...state(target) }
   },
@@ -101,10 +106,13 @@ const ops = {
   search({ set, vector, k }) {
     const target = setOf(set)
     const best = new Map()
+    // Each sealed segment proposes at least half of the k (the caller asks for twice its limit), so the limit can
+    // still come out of a single segment when all the true neighbours are there.
+    const fromSealed = Math.max(Math.ceil(k / 2), Math.min(k, workerData.sealedExpansion))
     for (const index of [...target.sealed, target.delta]) {
       const size = Number(index.size())
       if (size === 0) continue
-      const found = index.search(vector, Math.min(k, size), 1)
+      const found = index.search(vector, Math.min(index === target.delta ? k : fromSealed, size), 1)
       for (let i = 0; i < found.keys.length; i++) {
         const key = Number(found.keys[i])
         const distance = found.distances[i]
@@ -130,6 +138,14 @@ parentPort.on("message", ({ id, op, args }) => {
 const CONNECTIVITY = 16
 const EXPANSION_ADD = 128
 const EXPANSION_SEARCH = 160
+/**
+ * The beam (and the candidates asked for) of a sealed segment's search. A search asks every segment, so at a million
+ * vectors ten sealed segments together propose ten times the candidates one index would; each can search narrower.
+ * Measured on the scale benchmark's million vectors (10 sealed segments, 30 queries): the index's share of a search
+ * went from 8.1 to 4.3 ms with recall@50 unchanged at 0.999. The delta, which is the whole index below 100 000
+ * vectors, keeps the full beam.
+ */
+const SEALED_EXPANSION = 64
 
 /** A saved segment and the checksum that must match before it is loaded. */
 export const SegmentFile = Schema.Struct({ path: Schema.String, sha256: Schema.String })
@@ -175,7 +191,8 @@ export const makeAnnWorker: Effect.Effect<AnnWorker, never, Scope.Scope> = Effec
       usearch: createRequire(import.meta.url).resolve("usearch"),
       connectivity: CONNECTIVITY,
       expansionAdd: EXPANSION_ADD,
-      expansionSearch: EXPANSION_SEARCH
+      expansionSearch: EXPANSION_SEARCH,
+      sealedExpansion: SEALED_EXPANSION
     }
   })
   const call = (op: string, args: object, transfer: ReadonlyArray<ArrayBuffer> = []) => worker.call({ op, args }, transfer)

@@ -1,0 +1,75 @@
+/**
+ * The ANN worker's segments: sealed ones are searched with a narrower beam than the delta, and ask for fewer
+ * candidates each (at least half the k). These check what that must not cost: the nearest vectors still come back
+ * when they are spread over several segments, when they all sit in one sealed segment (a dataset imported in topic
+ * order), and from segments opened again from their files.
+ */
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { makeAnnWorker } from "../../src/services/search/database/annWorker.js"
+
+const DIMENSIONS = 32
+
+/** A deterministic unit vector near centre `c` (of 20). */
+const near = (c: number, seed: number) => {
+  let state = (seed + 1) * 2654435761 % 4294967296
+  const random = () => ((state = (state * 1664525 + 1013904223) % 4294967296) / 4294967296) * 2 - 1
+  const v = Array.from({ length: DIMENSIONS }, (_, d) => (d % 20 === c ? 3 : 0) + (d === (c * 7) % DIMENSIONS ? 2 : 0) + random())
+  const norm = Math.hypot(...v)
+  return v.map((x) => x / norm)
+}
+
+const cosine = (a: ReadonlyArray<number>, b: ReadonlyArray<number>) => a.reduce((sum, x, d) => sum + x * b[d]!, 0)
+
+/** Adds vectors by key, in one call. */
+const addAll = (worker: Effect.Effect.Success<typeof makeAnnWorker>, set: string, vectors: Map<number, Array<number>>) =>
+  worker.add(set, Float64Array.from(vectors.keys()), Float32Array.from([...vectors.values()].flat()), 1)
+
+const exactTop = (all: Map<number, Array<number>>, query: ReadonlyArray<number>, k: number) =>
+  [...all].sort((a, b) => cosine(b[1], query) - cosine(a[1], query)).slice(0, k).map(([key]) => key)
+
+describe("ANN worker segments", () => {
+  it.scoped("the nearest come back from sealed segments and the delta, and from segments opened again", () =>
+    Effect.gen(function*() {
+      const directory = fs.mkdtempSync(path.join(os.tmpdir(), "gloss-ann-worker-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(directory, { recursive: true, force: true })))
+      const worker = yield* makeAnnWorker
+      yield* worker.create("s", DIMENSIONS)
+      const all = new Map<number, Array<number>>()
+      // Three segments of 1 000: the first holds every vector near centre 0, the others none of them.
+      const files = []
+      for (let segment = 0; segment < 3; segment++) {
+        const batch = new Map<number, Array<number>>()
+        for (let i = 0; i < 1_000; i++) {
+          const key = segment * 1_000 + i + 1
+          batch.set(key, near(segment === 0 ? (i % 2 === 0 ? 0 : 1 + (i % 19)) : 1 + (i % 19), key))
+        }
+        for (const [key, v] of batch) all.set(key, v)
+        yield* addAll(worker, "s", batch)
+        if (segment < 2) files.push((yield* worker.seal("s", path.join(directory, `segment-${segment}.usearch`))).file)
+      }
+
+      const found = (keys: Float64Array) => new Set(Array.from(keys))
+      const recallOf = (keys: Float64Array, query: ReadonlyArray<number>, k: number) =>
+        exactTop(all, query, k).filter((key) => found(keys).has(key)).length / k
+
+      // All 50 nearest of centre 0 are in the first sealed segment: asking for 100 must still bring 50 of them.
+      const clustered = near(0, 999_999)
+      const fromOneSegment = yield* worker.search("s", Float32Array.from(clustered), 100)
+      expect(recallOf(fromOneSegment, clustered, 50)).toBeGreaterThanOrEqual(0.95)
+      // Spread over every segment.
+      for (const c of [3, 11, 17]) {
+        const query = near(c, 123_456 + c)
+        expect(recallOf(yield* worker.search("s", Float32Array.from(query), 100), query, 50)).toBeGreaterThanOrEqual(0.95)
+      }
+
+      // Opened again from the files (the sealed views get the same narrower beam) plus a saved delta.
+      const delta = yield* worker.saveDelta("s", path.join(directory, "delta.usearch"))
+      yield* worker.open("again", DIMENSIONS, { sealed: files, delta })
+      const reopened = yield* worker.search("again", Float32Array.from(clustered), 100)
+      expect(recallOf(reopened, clustered, 50)).toBeGreaterThanOrEqual(0.95)
+    }), { timeout: 30_000 })
+})
