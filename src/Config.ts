@@ -147,6 +147,8 @@ const config = Effect.gen(function*() {
     vectorAnnFrom: V.integer("GLOSS_VECTOR_ANN_FROM", 20_000, { min: 1, max: 1_000_000_000 }),
     // The built-in engine: a text search ranks at most this many matches by relevance; 0 ranks every match.
     rankWindow: V.integer("GLOSS_SEARCH_RANK_WINDOW", 10_000, { min: 0, max: 1_000_000_000 }),
+    // The built-in engine: a search counts its matches exactly up to this many, a lower bound past it; 0 counts all.
+    trackTotalHits: V.integer("GLOSS_SEARCH_TRACK_TOTAL_HITS", 10_000, { min: 0, max: 1_000_000_000 }),
     redis: Config.all({
       url: V.parseWith("GLOSS_REDIS_URL", parseRedisUrl),
       useCluster: V.boolean("GLOSS_REDIS_USE_CLUSTER", false)
@@ -218,7 +220,8 @@ const config = Effect.gen(function*() {
       url: Option.getOrElse(values.elasticsearchUrl, () => Redacted.make("http://localhost:9200")),
       ...values.elasticsearch,
       vectorAnnFrom: values.vectorAnnFrom,
-      rankWindow: values.rankWindow
+      rankWindow: values.rankWindow,
+      trackTotalHits: values.trackTotalHits
     },
     redis: values.redis,
     jobs: { workers: values.jobWorkers },

@@ -1,7 +1,8 @@
 /**
  * GLOSS_SEARCH_RANK_WINDOW on the built-in engine: a text search ranks only the first N matches by relevance, so a
  * common word does not score every record. Pages stay complete (a window the filters empty is widened to every
- * match), totals count every match, and the window's pages agree with each other.
+ * match), totals count every match, and the window's pages agree with each other. And GLOSS_SEARCH_TRACK_TOTAL_HITS:
+ * totals exact up to the bound, a lower bound (`gte`) past it, never below what the pages have shown.
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -63,6 +64,48 @@ for (const dialect of dialects) {
           const deep = yield* search(dataset, { query: { text: { q: "word" } } }, "?limit=10&offset=35")
           expect(deep.items).toHaveLength(5)
           expect(deep.total).toBe(40)
+        }))
+    })
+
+    layer(TestServerLive(dialect, { GLOSS_SEARCH_ENGINE: "database", GLOSS_SEARCH_TRACK_TOTAL_HITS: "10" }), {
+      excludeTestServices: true,
+      timeout: 60_000
+    })("track total hits", (it) => {
+      const search = (dataset: Parameters<typeof datasetPath>[0], body: unknown, query = "") =>
+        Effect.map(send("POST", datasetPath(dataset, `/records/search${query}`), body), (r) => r.body as Page)
+
+      it.effect("counts exactly up to the bound, answers a lower bound past it", () =>
+        Effect.gen(function*() {
+          const dataset = yield* corpus
+          const word = { query: { text: { q: "word" } } }
+          const first = yield* search(dataset, word, "?limit=4")
+          expect([first.total, first.total_relation]).toEqual([10, "gte"])
+          // Under the bound: exact.
+          const rare = yield* search(dataset, {
+            ...word,
+            filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "kind" }, values: ["rare"] }] }
+          })
+          expect([rare.total, rare.total_relation]).toEqual([3, "eq"])
+          // Paged past the bound: at least as many as the pages have shown.
+          const deep = yield* search(dataset, word, "?limit=10&offset=20")
+          expect(deep.items).toHaveLength(10)
+          expect([deep.total, deep.total_relation]).toEqual([30, "gte"])
+          // Without a text query too (every record of the dataset).
+          const all = yield* search(dataset, {}, "?limit=4")
+          expect([all.total, all.total_relation]).toEqual([10, "gte"])
+        }))
+    })
+
+    layer(TestServerLive(dialect, { GLOSS_SEARCH_ENGINE: "database", GLOSS_SEARCH_TRACK_TOTAL_HITS: "0" }), {
+      excludeTestServices: true,
+      timeout: 60_000
+    })("track total hits 0", (it) => {
+      it.effect("counts every match exactly", () =>
+        Effect.gen(function*() {
+          const dataset = yield* corpus
+          const page = (yield* send("POST", datasetPath(dataset, "/records/search?limit=4"), { query: { text: { q: "word" } } }))
+            .body as Page
+          expect([page.total, page.total_relation]).toEqual([40, "eq"])
         }))
     })
   })

@@ -105,14 +105,11 @@ export interface SearchHit {
 }
 
 /**
- * Whether a search's `total` is the exact count (`eq`) or a lower bound (`gte`): an engine may stop counting past
- * `EXACT_TOTAL_UP_TO` matches, as Elasticsearch does with `track_total_hits`, since counting a million matches
- * exactly costs more than finding the page.
+ * Whether a search's `total` is the exact count (`eq`) or a lower bound (`gte`): the built-in engine stops counting
+ * past `GLOSS_SEARCH_TRACK_TOTAL_HITS` matches (10 000), as Elasticsearch does with `track_total_hits`, since
+ * counting a million matches exactly costs more than finding the page.
  */
 export type TotalRelation = "eq" | "gte"
-
-/** Searches count their matches exactly up to here; past it the built-in engine answers `total` as a lower bound. */
-export const EXACT_TOTAL_UP_TO = 10_000
 
 export interface SearchHits {
   readonly hits: ReadonlyArray<SearchHit>

@@ -144,6 +144,7 @@ export const DatabaseEngineLive = Layer.scoped(
         score,
         limit: query.limit,
         offset: query.offset,
+        countUpTo: searchConfig.trackTotalHits,
         count: unscored,
         unwindowed: window === undefined ? undefined : from
       })
