@@ -53,6 +53,30 @@ describe("ANN index background work", () => {
         expect(background.length).toBeGreaterThanOrEqual(3)
         expect(background.filter((r) => r.inRequest).map((r) => r.text)).toEqual([])
       }), { timeout: 20_000 })
+
+    it.scoped("a search waits for this process's writes only: the recheck, recount and save run in the background", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const reads: Array<{ readonly text: string; readonly inRequest: boolean }> = []
+        const read = (statement: Statement.Statement<object>) =>
+          Effect.gen(function*() {
+            const inRequest = Option.isSome(yield* Effect.serviceOption(Request))
+            reads.push({ text: statement.compile()[0], inRequest })
+            return yield* statement
+          })
+        const ann = yield* makeAnnIndex({ sql, read, worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
+        const settings = { id: "01a2102b-399d-732e-875e-093c23e24217", dimensions: 4 }
+        const asRequest = Effect.provideService(Request, { body: "a search" })
+        yield* ann.written([settings])
+        yield* Effect.promise(() => waitUntil(() => reads.some((r) => r.text.includes("updated_at >="))))
+        // Past the recheck (5 s) and the recount (30 s): a search used to run both itself, the count of every vector
+        // of the settings among them (55 ms at a million). The maintenance loop does them instead, outside any request.
+        const before = reads.length
+        yield* TestClock.adjust("31 seconds")
+        yield* asRequest(ann.candidates(settings.id, settings.dimensions, 0, Float32Array.of(1, 0, 0, 0), 10))
+        yield* Effect.promise(() => waitUntil(() => reads.slice(before).some((r) => r.text.includes("count(*)"))))
+        expect(reads.slice(before).filter((r) => r.inRequest).map((r) => r.text)).toEqual([])
+      }), { timeout: 20_000 })
   })
 })
 

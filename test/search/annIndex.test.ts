@@ -209,10 +209,10 @@ for (const dialect of dialects) {
         yield* withServer(dialect, env, Effect.gen(function*() {
           const [top] = yield* search(dataset, { value: elsewhere }, 1)
           expect(top?.record.external_id).toBe("elsewhere")
-          // And writes of another process while this one runs are found within the recheck interval (5 s).
+          // And writes of another process while this one runs are found by the maintenance loop (every 5 s).
           const later = near(centers[9]!).map((x) => -2 * x)
           yield* writeDirectly(dialect, env, home, { datasetId: dataset.id, settingsId, externalId: "later", vector: later })
-          yield* Effect.sleep("5500 millis")
+          yield* Effect.sleep("6 seconds")
           const [latest] = yield* search(dataset, { value: later }, 1)
           expect(latest?.record.external_id).toBe("later")
         }))

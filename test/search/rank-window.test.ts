@@ -31,14 +31,15 @@ const corpus = Effect.gen(function*() {
   return dataset
 })
 
+const search = (dataset: Parameters<typeof datasetPath>[0], body: unknown, query = "") =>
+  Effect.map(send("POST", datasetPath(dataset, `/records/search${query}`), body), (r) => r.body as Page)
+
 for (const dialect of dialects) {
   describe(dialect, () => {
     layer(TestServerLive(dialect, { GLOSS_SEARCH_ENGINE: "database", GLOSS_SEARCH_RANK_WINDOW: "8" }), {
       excludeTestServices: true,
       timeout: 60_000
     })("rank window", (it) => {
-      const search = (dataset: Parameters<typeof datasetPath>[0], body: unknown, query = "") =>
-        Effect.map(send("POST", datasetPath(dataset, `/records/search${query}`), body), (r) => r.body as Page)
 
       it.effect("ranks the window best first, counts every match, and widens when the filters empty the window", () =>
         Effect.gen(function*() {
@@ -71,8 +72,6 @@ for (const dialect of dialects) {
       excludeTestServices: true,
       timeout: 60_000
     })("track total hits", (it) => {
-      const search = (dataset: Parameters<typeof datasetPath>[0], body: unknown, query = "") =>
-        Effect.map(send("POST", datasetPath(dataset, `/records/search${query}`), body), (r) => r.body as Page)
 
       it.effect("counts exactly up to the bound, answers a lower bound past it", () =>
         Effect.gen(function*() {
@@ -103,8 +102,7 @@ for (const dialect of dialects) {
       it.effect("counts every match exactly", () =>
         Effect.gen(function*() {
           const dataset = yield* corpus
-          const page = (yield* send("POST", datasetPath(dataset, "/records/search?limit=4"), { query: { text: { q: "word" } } }))
-            .body as Page
+          const page = yield* search(dataset, { query: { text: { q: "word" } } }, "?limit=4")
           expect([page.total, page.total_relation]).toEqual([40, "eq"])
         }))
     })
