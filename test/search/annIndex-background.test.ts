@@ -23,18 +23,24 @@ const SqliteTest = Layer.unwrapScoped(Effect.map(freshDatabase("sqlite"), ({ env
     Layer.provide(GlossConfig.fromRecord({ ...env, HF_HUB_DISABLE_TELEMETRY: "1" }))
   )))
 
+/** A `read` that records each statement, and whether it ran with the marker (in a request) or without. */
+const recording = () => {
+  const reads: Array<{ readonly text: string; readonly inRequest: boolean }> = []
+  const read = (statement: Statement.Statement<object>) =>
+    Effect.gen(function*() {
+      const inRequest = Option.isSome(yield* Effect.serviceOption(Request))
+      reads.push({ text: statement.compile()[0], inRequest })
+      return yield* statement
+    })
+  return { reads, read }
+}
+
 describe("ANN index background work", () => {
   layer(SqliteTest)((it) => {
     it.scoped("runs without the context of the request that wrote", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        const reads: Array<{ readonly text: string; readonly inRequest: boolean }> = []
-        const read = (statement: Statement.Statement<object>) =>
-          Effect.gen(function*() {
-            const inRequest = Option.isSome(yield* Effect.serviceOption(Request))
-            reads.push({ text: statement.compile()[0], inRequest })
-            return yield* statement
-          })
+        const { reads, read } = recording()
         // Threshold 0: the first write starts an index (built in the background), later writes catch it up.
         const ann = yield* makeAnnIndex({ sql, read, worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
         const settings = [{ id: "01a2102b-399d-732e-875e-093c23e24216", dimensions: 4 }]
@@ -57,13 +63,7 @@ describe("ANN index background work", () => {
     it.scoped("a search waits for this process's writes only: the recheck, recount and save run in the background", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        const reads: Array<{ readonly text: string; readonly inRequest: boolean }> = []
-        const read = (statement: Statement.Statement<object>) =>
-          Effect.gen(function*() {
-            const inRequest = Option.isSome(yield* Effect.serviceOption(Request))
-            reads.push({ text: statement.compile()[0], inRequest })
-            return yield* statement
-          })
+        const { reads, read } = recording()
         const ann = yield* makeAnnIndex({ sql, read, worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
         const settings = { id: "01a2102b-399d-732e-875e-093c23e24217", dimensions: 4 }
         const asRequest = Effect.provideService(Request, { body: "a search" })
