@@ -38,6 +38,20 @@ export const saveResponse = (
   )
 }
 
+/**
+ * Puts the caller's answer to a record back as it was before `saved` was written: deleted when there was none,
+ * else its earlier status and values.
+ */
+export const restoreResponse = (saved: Response, previous: Response | undefined): Promise<unknown> =>
+  call((c) =>
+    previous === undefined
+      ? c.responses.delete({ path: { id: saved.id } })
+      : c.responses.update({
+        path: { id: saved.id },
+        payload: previous.values === null ? { status: previous.status } : { status: previous.status, values: previous.values }
+      })
+  )
+
 interface State {
   readonly records: ReadonlyArray<DatasetRecord>
   /** matching records on the server, as of the last page */

@@ -15,6 +15,7 @@ export type Action =
   | { readonly _tag: "discard" }
   | { readonly _tag: "nextRecord" }
   | { readonly _tag: "previousRecord" }
+  | { readonly _tag: "undo" }
 
 export interface KeyInput {
   readonly key: string
@@ -31,6 +32,7 @@ export const KEYS = {
   discard: "Backspace",
   nextRecord: "→",
   previousRecord: "←",
+  undo: "Ctrl+Z",
   help: "?"
 } as const
 
@@ -45,6 +47,7 @@ export const HELP: ReadonlyArray<{ readonly keys: string; readonly does: string 
   { keys: "Ctrl+S (⌘S)", does: "Save as draft" },
   { keys: "Backspace", does: "Discard the record" },
   { keys: "← / →", does: "Previous / next record" },
+  { keys: "Ctrl+Z (⌘Z)", does: "Undo the last submit, draft or discard (while its notice shows)" },
   { keys: "In span text: ← / →", does: "Move by token (Alt: by character)" },
   { keys: "In span text: Shift+← / →", does: "Extend the selection by token (Alt+Shift: by character)" },
   { keys: "In span text: Enter", does: "Mark the selection with the current label" },
@@ -69,6 +72,7 @@ export const actionFor = (input: KeyInput, typing: boolean): Action | undefined 
   const { altKey, ctrlKey, key, metaKey, shiftKey } = input
   if (typing) return key === "Escape" ? { _tag: "leave" } : undefined
   if ((ctrlKey || metaKey) && !altKey && key.toLowerCase() === "s") return { _tag: "draft" }
+  if ((ctrlKey || metaKey) && !altKey && !shiftKey && key.toLowerCase() === "z") return { _tag: "undo" }
   if (ctrlKey || metaKey || altKey) return undefined
   switch (key) {
     case "?":

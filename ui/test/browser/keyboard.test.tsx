@@ -11,6 +11,7 @@ describe("keyboard", () => {
     const onNext = vi.fn()
     const onPrevious = vi.fn()
     const onHelp = vi.fn()
+    const onUndo = vi.fn()
     const screen = render(
       <RecordWorkspace
         dataset={dataset()}
@@ -23,6 +24,7 @@ describe("keyboard", () => {
         onNext={onNext}
         onPrevious={onPrevious}
         onHelp={onHelp}
+        onUndo={onUndo}
       />
     )
     const negative = screen.getByRole("radio", { name: /NEGATIVE/ })
@@ -53,6 +55,8 @@ describe("keyboard", () => {
     await userEvent.keyboard("{ArrowRight}{ArrowLeft}")
     expect(onNext).toHaveBeenCalledTimes(1)
     expect(onPrevious).toHaveBeenCalledTimes(1)
+    await userEvent.keyboard("{Control>}z{/Control}")
+    expect(onUndo).toHaveBeenCalledTimes(1)
   })
 
   it("shows per-question errors instead of sending an incomplete submit", async () => {
@@ -68,6 +72,7 @@ describe("keyboard", () => {
         onNext={() => undefined}
         onPrevious={() => undefined}
         onHelp={() => undefined}
+        onUndo={() => undefined}
       />
     )
     await userEvent.keyboard("{Enter}")

@@ -215,6 +215,21 @@ describe.skipIf(!hasChromium)("web UI, end to end", () => {
     const progress = await Effect.runPromise(client.progress.dataset({ path: { id: seeded.datasetId } }))
     expect(progress.completed).toBe(3)
 
+    // Discard, then undo with Ctrl+Z: the record is back, pending, with no response on the server.
+    await expect.poll(async () => indexOfText(await cardText(page))).toBe(order[3])
+    await page.keyboard.press("Backspace")
+    await expect.poll(async () => indexOfText(await cardText(page))).toBe(order[4])
+    await expect.poll(() => page.locator(".toast").innerText()).toMatch(/Discarded: record \d+\.\s*Undo/)
+    await checkA11y(page, "annotation (undo notice)")
+    await page.keyboard.press("Control+z")
+    await expect.poll(async () => indexOfText(await cardText(page))).toBe(order[3])
+    await expect.poll(() => page.locator(".record-card .badge").innerText()).toMatch(/pending/i)
+    const undone = await Effect.runPromise(client.records.list({
+      path: { id: seeded.datasetId },
+      urlParams: { include: ["responses"], limit: 100 }
+    }))
+    expect(undone.items.flatMap((r) => r.responses ?? []).length).toBe(3)
+
     // A custom field renders in a frame that cannot reach the app's token.
     const frame = page.frameLocator("iframe.custom-field")
     await expect.poll(() => frame.locator("body").innerText()).toMatch(/Product \d+ costs/)
@@ -260,6 +275,8 @@ describe.skipIf(!hasChromium)("web UI, end to end", () => {
     const appPending = TEXTS.filter((_, i) => i % 2 === 1 && !order.slice(0, 3).includes(i)).length
     await expect.poll(() => page.locator(".record-nav").innerText()).toContain(`Record 1 of ${appPending}`)
     expect(decodeURIComponent(page.url())).toContain('_metadata={"source":{"kind":"terms","values":["app"]}}')
+    // The record shows its metadata, by the property's title.
+    await expect.poll(() => page.getByRole("region", { name: "Metadata" }).innerText()).toMatch(/Source\s+app/)
 
     // A rejected token (401) sends the user to sign-in and back.
     await page.evaluate(() => localStorage.setItem("gloss.token", "expired"))

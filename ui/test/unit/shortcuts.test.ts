@@ -15,6 +15,9 @@ describe("the shortcut map", () => {
     expect(actionFor(key("Enter"), false)).toEqual({ _tag: "submit" })
     expect(actionFor(key("s", { ctrlKey: true }), false)).toEqual({ _tag: "draft" })
     expect(actionFor(key("s", { metaKey: true }), false)).toEqual({ _tag: "draft" })
+    expect(actionFor(key("z", { ctrlKey: true }), false)).toEqual({ _tag: "undo" })
+    expect(actionFor(key("z", { metaKey: true }), false)).toEqual({ _tag: "undo" })
+    expect(actionFor(key("Z", { ctrlKey: true, shiftKey: true }), false)).toBeUndefined()
     expect(actionFor(key("Backspace"), false)).toEqual({ _tag: "discard" })
     expect(actionFor(key("ArrowRight"), false)).toEqual({ _tag: "nextRecord" })
     expect(actionFor(key("ArrowLeft"), false)).toEqual({ _tag: "previousRecord" })
@@ -39,6 +42,8 @@ describe("the shortcut map", () => {
       expect(actionFor(key(k), true)).toBeUndefined()
     }
     expect(actionFor(key("s", { ctrlKey: true }), true)).toBeUndefined()
+    // In a text box Ctrl+Z is the box's own undo.
+    expect(actionFor(key("z", { ctrlKey: true }), true)).toBeUndefined()
     expect(actionFor(key("Escape"), true)).toEqual({ _tag: "leave" })
   })
 

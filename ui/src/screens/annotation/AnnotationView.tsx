@@ -3,18 +3,29 @@
  * guidelines. The queue, search, filters and position are in the URL (`_status`, `_search`, `_metadata`, `_page`).
  */
 import { useQuery } from "@tanstack/react-query"
-import { useEffect, useMemo, useRef } from "react"
+import { useEffect, useMemo, useRef, useState } from "react"
 import type { DatasetId } from "../../../../src/domain/Ids.js"
 import { Markdown } from "../../components/Markdown.js"
 import { errorMessage } from "../../data/client.js"
-import { dataset as datasetQuery, fields as fieldsQuery, me as meQuery, questions as questionsQuery } from "../../data/queries.js"
-import { isQueue, type MetadataFilter, type Queue, useQueue } from "../../data/records.js"
-import { KEYS } from "../../keyboard/shortcuts.js"
+import {
+  dataset as datasetQuery,
+  fields as fieldsQuery,
+  me as meQuery,
+  metadataProperties as metadataPropertiesQuery,
+  questions as questionsQuery,
+  refreshProgress
+} from "../../data/queries.js"
+import { isQueue, type MetadataFilter, type Queue, restoreResponse, useQueue } from "../../data/records.js"
+import { actionFor, isTyping, KEYS } from "../../keyboard/shortcuts.js"
 import { Link, setSearch, useLocation } from "../../router.js"
 import { ControlPanel } from "./ControlPanel.js"
 import { HelpSheet } from "./HelpSheet.js"
 import { ProgressPanel } from "./ProgressPanel.js"
-import { RecordWorkspace } from "./RecordWorkspace.js"
+import { RecordWorkspace, type SavedChange } from "./RecordWorkspace.js"
+import { UndoToast } from "./UndoToast.js"
+
+/** How long a save can be undone. */
+const UNDO_MS = 10_000
 
 const parseMetadata = (raw: string | null): Readonly<Record<string, MetadataFilter>> => {
   if (raw === null) return {}
@@ -40,6 +51,7 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
   const dataset = useQuery(datasetQuery(datasetId))
   const fields = useQuery(fieldsQuery(datasetId))
   const questions = useQuery(questionsQuery(datasetId))
+  const metadataProperties = useQuery(metadataPropertiesQuery(datasetId))
   const records = useQueue(datasetId, query, me?.id)
   const help = useRef<HTMLDialogElement>(null)
 
@@ -47,6 +59,45 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
 
   const goTo = (index: number) => setSearch({ _page: String(index + 1) })
   const record = records.records[position]
+
+  // The last save, undoable for UNDO_MS: its response is put back as it was and the record shown again.
+  const [undo, setUndo] = useState<(SavedChange & { readonly position: number }) | undefined>(undefined)
+  const [undoError, setUndoError] = useState<string | undefined>(undefined)
+  useEffect(() => {
+    if (undo === undefined && undoError === undefined) return
+    const timer = setTimeout(() => {
+      setUndo(undefined)
+      setUndoError(undefined)
+    }, UNDO_MS)
+    return () => clearTimeout(timer)
+  }, [undo, undoError])
+  const undoLast = async () => {
+    const change = undo
+    if (change === undefined) return
+    setUndo(undefined)
+    try {
+      await restoreResponse(change.saved, change.previous)
+      records.replace(change.before)
+      void refreshProgress(datasetId)
+      goTo(change.position)
+    } catch (error) {
+      setUndoError(errorMessage(error))
+    }
+  }
+  // With a record on screen its workspace takes the key; past the last record of the queue, this does.
+  const undoRef = useRef(undoLast)
+  undoRef.current = undoLast
+  const showsRecord = record !== undefined
+  useEffect(() => {
+    if (showsRecord) return
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || actionFor(event, isTyping(event.target))?._tag !== "undo") return
+      event.preventDefault()
+      void undoRef.current()
+    }
+    window.addEventListener("keydown", onKey)
+    return () => window.removeEventListener("keydown", onKey)
+  }, [showsRecord])
   const failure = dataset.error ?? fields.error ?? questions.error
 
   if (failure !== null) {
@@ -105,13 +156,17 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
                   dataset={dataset.data}
                   fields={fields.data}
                   questions={questions.data}
+                  metadataProperties={metadataProperties.data}
                   record={record}
                   me={me?.id}
                   position={`${position + 1}`}
-                  onSaved={(saved) => {
+                  onSaved={(saved, change) => {
                     records.replace(saved)
+                    setUndoError(undefined)
+                    setUndo({ ...change, position })
                     goTo(position + 1)
                   }}
+                  onUndo={() => void undoLast()}
                   onNext={() => {
                     if (position + 1 < records.records.length) goTo(position + 1)
                   }}
@@ -149,6 +204,11 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
           )}
         </aside>
       </div>
+      <UndoToast
+        change={undo === undefined ? undefined : { status: undo.saved.status, position: undo.position }}
+        error={undoError}
+        onUndo={() => void undoLast()}
+      />
       <HelpSheet ref={help} />
     </main>
   )

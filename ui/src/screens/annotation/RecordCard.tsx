@@ -1,8 +1,10 @@
 /** The record: one block per field, with the span editor in place of a field that a span question annotates. */
 import type { Field } from "../../../../src/domain/Field.js"
+import type { MetadataProperty } from "../../../../src/domain/MetadataProperty.js"
 import type { Question } from "../../../../src/domain/Question.js"
 import type { DatasetRecord } from "../../../../src/domain/Record.js"
 import { FieldValue } from "./fields/FieldView.js"
+import { RecordMetadata } from "./RecordMetadata.js"
 import { spanValue } from "./questions/SpanLabels.js"
 import { SpanEditor } from "./span/SpanEditor.js"
 
@@ -10,6 +12,8 @@ interface Props {
   readonly record: DatasetRecord
   readonly fields: ReadonlyArray<Field>
   readonly questions: ReadonlyArray<Question>
+  /** The dataset's metadata properties the caller sees, for their titles and order. */
+  readonly metadataProperties?: ReadonlyArray<MetadataProperty> | undefined
   readonly values: Readonly<Record<string, unknown>>
   readonly spanLabels: Readonly<Record<string, string>>
   readonly status: string
@@ -53,6 +57,7 @@ export const RecordCard = (props: Props) => {
           </section>
         )
       })}
+      <RecordMetadata metadata={record.metadata} properties={props.metadataProperties ?? []} />
     </article>
   )
 }

@@ -7,9 +7,10 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react"
 import type { Dataset } from "../../../../src/domain/Dataset.js"
 import type { Field } from "../../../../src/domain/Field.js"
 import type { UserId } from "../../../../src/domain/Ids.js"
+import type { MetadataProperty } from "../../../../src/domain/MetadataProperty.js"
 import type { Question } from "../../../../src/domain/Question.js"
 import type { DatasetRecord } from "../../../../src/domain/Record.js"
-import type { ResponseStatus } from "../../../../src/domain/Response.js"
+import type { Response, ResponseStatus } from "../../../../src/domain/Response.js"
 import { errorMessage } from "../../data/client.js"
 import { refreshProgress } from "../../data/queries.js"
 import { myResponse, saveResponse } from "../../data/records.js"
@@ -20,14 +21,25 @@ import { QuestionForm } from "./questions/QuestionForm.js"
 import { RecordCard } from "./RecordCard.js"
 import { CodePoints, type Span } from "./span/offsets.js"
 
+/** A save that can be undone: the record before it, the caller's response before it (if any), and what was saved. */
+export interface SavedChange {
+  readonly before: DatasetRecord
+  readonly previous: Response | undefined
+  readonly saved: Response
+}
+
 interface Props {
   readonly dataset: Dataset
   readonly fields: ReadonlyArray<Field>
   readonly questions: ReadonlyArray<Question>
+  /** The metadata properties the caller sees: the record shows its metadata by their titles. */
+  readonly metadataProperties?: ReadonlyArray<MetadataProperty> | undefined
   readonly record: DatasetRecord
   readonly me: UserId | undefined
   readonly position: string
-  readonly onSaved: (record: DatasetRecord) => void
+  /** After a save: the record as saved, and the caller's response before it (undefined: none), for an undo. */
+  readonly onSaved: (record: DatasetRecord, change: SavedChange) => void
+  readonly onUndo: () => void
   readonly onNext: () => void
   readonly onPrevious: () => void
   readonly onHelp: () => void
@@ -114,10 +126,11 @@ export const RecordWorkspace = (props: Props) => {
     }
     setBusy(true)
     try {
+      const previous = myResponse(record, props.me)
       const saved = await saveResponse(record, props.me, status, toResponseValues(questions, values))
       void refreshProgress(dataset.id)
       setBusy(false)
-      props.onSaved({ ...record, responses: [saved] })
+      props.onSaved({ ...record, responses: [saved] }, { before: record, previous, saved })
     } catch (error) {
       const message = errorMessage(error)
       const question = questionOfMessage(questions, message)
@@ -172,6 +185,8 @@ export const RecordWorkspace = (props: Props) => {
         return props.onNext()
       case "previousRecord":
         return props.onPrevious()
+      case "undo":
+        return props.onUndo()
     }
   }
 
@@ -205,6 +220,7 @@ export const RecordWorkspace = (props: Props) => {
         record={record}
         fields={fields}
         questions={questions}
+        metadataProperties={props.metadataProperties}
         values={values}
         spanLabels={spanLabels}
         status={status}
