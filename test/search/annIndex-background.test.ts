@@ -60,7 +60,7 @@ describe("ANN index background work", () => {
         expect(background.filter((r) => r.inRequest).map((r) => r.text)).toEqual([])
       }), { timeout: 20_000 })
 
-    it.scoped("a search waits for this process's writes only: the recheck, recount and save run in the background", () =>
+    it.scoped("a search does not run the recount (nor the save): the maintenance loop does, in the background", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const { reads, read } = recording()
@@ -75,7 +75,8 @@ describe("ANN index background work", () => {
         yield* TestClock.adjust("31 seconds")
         yield* asRequest(ann.candidates(settings.id, settings.dimensions, 0, Float32Array.of(1, 0, 0, 0), 10))
         yield* Effect.promise(() => waitUntil(() => reads.slice(before).some((r) => r.text.includes("count(*)"))))
-        expect(reads.slice(before).filter((r) => r.inRequest).map((r) => r.text)).toEqual([])
+        // The search may look for other processes' writes (cheap), but the count of every vector is not its to run.
+        expect(reads.slice(before).filter((r) => r.inRequest && r.text.includes("count(*)")).map((r) => r.text)).toEqual([])
       }), { timeout: 20_000 })
   })
 })

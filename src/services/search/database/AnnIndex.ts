@@ -275,17 +275,20 @@ export const makeAnnIndex = (options: {
       })
 
     /**
-     * What a search waits for: this process's own committed writes (a short look-back), nothing else. The look for
-     * other processes' writes, the recount and the save run in the entry's maintenance loop: a search that ran them
-     * itself every few seconds waited for a count of a million vectors (55 ms) now and then, the p99 of a vector
-     * search at a million records.
+     * What a search waits for: the catch-up of this process's own committed writes and, every RECHECK_MILLIS, the
+     * look (30 s back) for other processes' writes and late commits, as before; not the recount nor the save, which
+     * run in the entry's maintenance loop. A search that came due for them waited for a count of a million vectors
+     * (55 ms), the p99 of a vector search at a million records.
      */
     const ownWrites = (entry: Entry): Effect.Effect<void, Failure> =>
-      entry.lock.withPermits(1)(Effect.suspend(() => {
+      entry.lock.withPermits(1)(Effect.gen(function*() {
         const set = entry.current
-        if (set === undefined || !entry.dirty) return Effect.void
+        const now = yield* Clock.currentTimeMillis
+        const full = now - entry.checkedAt >= RECHECK_MILLIS
+        if (set === undefined || (!entry.dirty && !full)) return
         entry.dirty = false
-        return catchUp(entry, set, QUICK_LOOKBACK_MILLIS)
+        if (full) entry.checkedAt = now
+        yield* catchUp(entry, set, full ? LOOKBACK_MILLIS : QUICK_LOOKBACK_MILLIS)
       }))
 
     /**
