@@ -8,8 +8,8 @@
  *   added in a worker thread (annWorker) so the event loop never waits for the graph;
  * - kept up to date by a catch-up that reads the vectors written since its watermark. In-process writes mark the
  *   index dirty and schedule a catch-up at once (debounced); a search first waits for the catch-up of what was
- *   committed before it, and for nothing else. Other processes' writes are found by each index's maintenance loop,
- *   every few seconds in the background, which also recounts and saves. The catch-up
+ *   committed before it. Other processes' writes are found by a catch-up at most every few seconds, by a search or
+ *   by each index's maintenance loop, which alone also recounts and saves. The catch-up
  *   looks back a window before its watermark, because another process can commit a vector stamped slightly earlier
  *   than one already seen; vectors already applied (same key, same time) are skipped, so looking back costs a
  *   read of keys, not a re-add;
@@ -275,41 +275,30 @@ export const makeAnnIndex = (options: {
       })
 
     /**
-     * What a search waits for: the catch-up of this process's own committed writes and, every RECHECK_MILLIS, the
-     * look (30 s back) for other processes' writes and late commits, as before; not the recount nor the save, which
-     * run in the entry's maintenance loop. A search that came due for them waited for a count of a million vectors
-     * (55 ms), the p99 of a vector search at a million records.
-     */
-    const ownWrites = (entry: Entry): Effect.Effect<void, Failure> =>
-      entry.lock.withPermits(1)(Effect.gen(function*() {
-        const set = entry.current
-        const now = yield* Clock.currentTimeMillis
-        const full = now - entry.checkedAt >= RECHECK_MILLIS
-        if (set === undefined || (!entry.dirty && !full)) return
-        entry.dirty = false
-        if (full) entry.checkedAt = now
-        yield* catchUp(entry, set, full ? LOOKBACK_MILLIS : QUICK_LOOKBACK_MILLIS)
-      }))
-
-    /**
      * Every RECHECK_MILLIS while the entry is in use: other processes' writes, the recount, the save. Ends when the
      * entry is forgotten or replaced.
      */
     const maintain = (entry: Entry): Effect.Effect<void, Failure> =>
-      Effect.zipRight(Effect.sleep(RECHECK_MILLIS), sync(entry, true)).pipe(
+      Effect.zipRight(Effect.sleep(RECHECK_MILLIS), sync(entry, { force: true, upkeep: true })).pipe(
         Effect.repeat({ while: () => entries.get(entry.settingsId) === entry })
       )
 
-    /** Catches the index up (when written to, or when the recheck is due), saving and recounting now and then. */
-    const sync = (entry: Entry, force: boolean): Effect.Effect<void, Failure> =>
+    /**
+     * Catches the index up (when written to, or when the recheck is due: other processes' writes and late commits,
+     * 30 s back). `upkeep` also recounts and saves now and then; searches leave that to the maintenance loop, since a
+     * search that came due for it waited for a count of a million vectors (55 ms), the p99 of a vector search at a
+     * million records.
+     */
+    const sync = (entry: Entry, options: { readonly force: boolean; readonly upkeep: boolean }): Effect.Effect<void, Failure> =>
       entry.lock.withPermits(1)(Effect.gen(function*() {
         const set = entry.current
         const now = yield* Clock.currentTimeMillis
-        if (set === undefined || (!force && !entry.dirty && now - entry.checkedAt < RECHECK_MILLIS)) return
+        if (set === undefined || (!options.force && !entry.dirty && now - entry.checkedAt < RECHECK_MILLIS)) return
         const full = now - entry.checkedAt >= RECHECK_MILLIS
         entry.dirty = false
         if (full) entry.checkedAt = now
         yield* catchUp(entry, set, full ? LOOKBACK_MILLIS : QUICK_LOOKBACK_MILLIS)
+        if (!options.upkeep) return
         if (now - entry.countedAt >= COUNT_EVERY_MILLIS) {
           entry.countedAt = now
           yield* recount(entry, set)
@@ -344,7 +333,7 @@ export const makeAnnIndex = (options: {
             entry.scheduled = false
             return Effect.void
           }
-          return Effect.zipRight(Effect.zipRight(Effect.sleep(DEBOUNCE), sync(entry, false)), drain)
+          return Effect.zipRight(Effect.zipRight(Effect.sleep(DEBOUNCE), sync(entry, { force: false, upkeep: true })), drain)
         })
         inBackground(background(drain.pipe(Effect.ensuring(Effect.sync(() => (entry.scheduled = false)))), entry))
       })
@@ -379,7 +368,7 @@ export const makeAnnIndex = (options: {
           if (Option.isSome(loaded)) yield* entry.lock.withPermits(1)(catchUp(entry, set, 0))
           entry.current = set
           if (Option.isNone(loaded)) yield* save(entry, set)
-          yield* sync(entry, true)
+          yield* sync(entry, { force: true, upkeep: true })
           // Deletions while no process held the index: compare the counts at once.
           if (Option.isSome(loaded)) yield* recount(entry, set)
         })
@@ -413,7 +402,7 @@ export const makeAnnIndex = (options: {
             if (entry.initialCount > WAIT_FOR_BUILDS_UP_TO) return Option.none()
             yield* Deferred.await(entry.ready)
           }
-          yield* ownWrites(entry)
+          yield* sync(entry, { force: false, upkeep: false })
           const set = entry.current
           if (set === undefined) return Option.none()
           return Option.some({ keys: yield* worker.search(set.name, query, n), entries: set.entries })
