@@ -74,11 +74,13 @@ export const Home = () => {
           <tbody>
             {shown.map((d) => (
               <tr key={d.id}>
-                <td><Link to={`/dataset/${d.id}/annotation-mode`}>{d.name}</Link></td>
-                <td>{workspaceName.get(d.workspace_id) ?? "—"}</td>
-                <td><Progress dataset={d} /></td>
-                <td><time dateTime={d.inserted_at.toISOString()}>{dateFormat.format(d.inserted_at)}</time></td>
-                <td><time dateTime={d.last_activity_at.toISOString()}>{dateFormat.format(d.last_activity_at)}</time></td>
+                <td data-label="Name"><Link to={`/dataset/${d.id}/annotation-mode`}>{d.name}</Link></td>
+                <td data-label="Workspace">{workspaceName.get(d.workspace_id) ?? "—"}</td>
+                <td data-label="Progress"><Progress dataset={d} /></td>
+                <td data-label="Created"><time dateTime={d.inserted_at.toISOString()}>{dateFormat.format(d.inserted_at)}</time></td>
+                <td data-label="Last activity">
+                  <time dateTime={d.last_activity_at.toISOString()}>{dateFormat.format(d.last_activity_at)}</time>
+                </td>
               </tr>
             ))}
           </tbody>

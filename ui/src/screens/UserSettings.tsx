@@ -1,7 +1,43 @@
-/** `/user-settings`: who I am, my workspaces, and my API key (for the Python SDK) with a copy button. */
+/** `/user-settings`: who I am, my workspaces, my API key (for the Python SDK) with a copy button, and the theme. */
 import { useQuery } from "@tanstack/react-query"
 import { useState } from "react"
 import { me, myWorkspaces } from "../data/queries.js"
+import { setTheme, THEME_LABELS, THEMES, useTheme } from "../theme.js"
+
+const THEME_HINTS = {
+  system: "Light or dark, as your device is set",
+  light: "Dark text on light backgrounds",
+  dark: "Light text on dark backgrounds",
+  "high-contrast": "White on black, yellow focus, thick outlines"
+} as const
+
+/** Applied at once and kept in this browser (the server keeps no display settings). */
+const ThemeChoice = () => {
+  const current = useTheme()
+  return (
+    <section className="panel" aria-labelledby="appearance-title">
+      <h2 id="appearance-title">Appearance</h2>
+      <fieldset className="theme-choice">
+        <legend>Theme</legend>
+        {THEMES.map((theme) => (
+          <label key={theme} className="theme-option">
+            <input
+              type="radio"
+              name="theme"
+              value={theme}
+              checked={current === theme}
+              onChange={() => setTheme(theme)}
+            />
+            <span>
+              {THEME_LABELS[theme]}
+              <span className="muted theme-hint">{THEME_HINTS[theme]}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+    </section>
+  )
+}
 
 export const UserSettings = () => {
   const user = useQuery(me).data
@@ -43,6 +79,7 @@ export const UserSettings = () => {
         </div>
         <p role="status" className="muted">{copied}</p>
       </section>
+      <ThemeChoice />
     </main>
   )
 }
