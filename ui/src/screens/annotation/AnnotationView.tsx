@@ -18,6 +18,8 @@ import {
 import { isQueue, type MetadataFilter, type Queue, restoreResponse, useQueue } from "../../data/records.js"
 import { actionFor, isTyping, KEYS } from "../../keyboard/shortcuts.js"
 import { Link, setSearch, useLocation } from "../../router.js"
+import { BulkView } from "./bulk/BulkView.js"
+import { hasBulkView, ViewSwitch } from "./bulk/ViewSwitch.js"
 import { ControlPanel } from "./ControlPanel.js"
 import { HelpSheet } from "./HelpSheet.js"
 import { ProgressPanel } from "./ProgressPanel.js"
@@ -52,7 +54,10 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
   const fields = useQuery(fieldsQuery(datasetId))
   const questions = useQuery(questionsQuery(datasetId))
   const metadataProperties = useQuery(metadataPropertiesQuery(datasetId))
-  const records = useQueue(datasetId, query, me?.id)
+  const bulk = search.get("view") === "bulk" && hasBulkView(queue)
+  // The view is part of the queue's key: back from the bulk view, which may have answered records, it loads again.
+  const queueQuery = useMemo(() => (bulk ? { ...query, view: "bulk" } : query), [bulk, query])
+  const records = useQueue(datasetId, queueQuery, me?.id)
   const help = useRef<HTMLDialogElement>(null)
 
   useEffect(() => records.ensure(position), [position, records.records.length, records.ensure])
@@ -117,6 +122,9 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
           <Link to="/">Datasets</Link> <span aria-hidden="true">/</span>{" "}
           <h1>{dataset.data?.name ?? "…"}</h1>
         </nav>
+        {hasBulkView(queue)
+          ? <ViewSwitch view={bulk ? "bulk" : "focus"} onView={(next) => setSearch({ view: next === "bulk" ? next : undefined, _page: undefined })} />
+          : null}
         <button type="button" className="secondary" onClick={() => help.current?.showModal()} aria-keyshortcuts="?">
           Shortcuts <kbd aria-hidden="true">{KEYS.help}</kbd>
         </button>
@@ -133,8 +141,12 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
       />
       <div className="annotation-body">
         <div className="annotation-main">
-          {record !== undefined && dataset.data !== undefined && fields.data !== undefined &&
-              questions.data !== undefined
+          {bulk
+            ? fields.data === undefined || questions.data === undefined
+              ? <p aria-live="polite">Loading records…</p>
+              : <BulkView datasetId={datasetId} query={query} fields={fields.data} questions={questions.data} me={me?.id} />
+            : record !== undefined && dataset.data !== undefined && fields.data !== undefined &&
+                questions.data !== undefined
             ? (
               <>
                 <nav className="record-nav" aria-label="Records">
