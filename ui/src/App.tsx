@@ -13,6 +13,7 @@ import { SignIn } from "./screens/SignIn.js"
 // Screens after sign-in load on demand, so the first screen ships only what it needs.
 const Home = lazy(() => import("./screens/Home.js").then((m) => ({ default: m.Home })))
 const UserSettings = lazy(() => import("./screens/UserSettings.js").then((m) => ({ default: m.UserSettings })))
+const TeamPage = lazy(() => import("./screens/team/TeamPage.js").then((m) => ({ default: m.TeamPage })))
 const AnnotationView = lazy(() =>
   import("./screens/annotation/AnnotationView.js").then((m) => ({ default: m.AnnotationView }))
 )
@@ -53,6 +54,11 @@ const Routes = (props: { readonly path: string }) => {
   const { path } = props
   if (path === "/") return <Home />
   if (path === "/user-settings") return <UserSettings />
+  const team = match("/dataset/:id/team", path)
+  if (team !== undefined) {
+    const id = datasetIdFrom(team["id"])
+    return id === undefined ? <NotFound /> : <TeamPage key={id} datasetId={id} />
+  }
   const annotate = match("/dataset/:id/annotation-mode", path) ?? match("/dataset/:id", path)
   if (annotate !== undefined) {
     const id = datasetIdFrom(annotate["id"])

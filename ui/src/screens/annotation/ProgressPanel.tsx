@@ -1,13 +1,16 @@
 /** My progress and the team's, refetched after every write (see `refreshProgress`). */
 import { useQuery } from "@tanstack/react-query"
 import type { DatasetId } from "../../../../src/domain/Ids.js"
-import { myProgress, teamProgress } from "../../data/queries.js"
+import { me as meQuery, myProgress, teamProgress } from "../../data/queries.js"
+import { canReview } from "../../data/review.js"
+import { Link } from "../../router.js"
 
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 100))
 
 export const ProgressPanel = (props: { readonly datasetId: DatasetId }) => {
   const mine = useQuery(myProgress(props.datasetId)).data
   const team = useQuery(teamProgress(props.datasetId)).data
+  const role = useQuery(meQuery).data?.role
   return (
     <section className="panel progress-panel" aria-labelledby="progress-title">
       <h2 id="progress-title">Progress</h2>
@@ -33,6 +36,7 @@ export const ProgressPanel = (props: { readonly datasetId: DatasetId }) => {
           <p>
             {team.completed} of {team.total} records completed ({percent(team.completed, team.total)}%)
           </p>
+          {canReview(role) ? <Link to={`/dataset/${props.datasetId}/team`}>Progress by annotator</Link> : null}
         </div>
       )}
     </section>
