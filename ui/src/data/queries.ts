@@ -79,6 +79,12 @@ export const suggestionAgents = (id: DatasetId) =>
     queryFn: ({ signal }) => call((c) => Effect.map(c.search.suggestionsOptions({ path: { id } }), (r) => r.items), signal)
   })
 
+export const vectorSettings = (id: DatasetId) =>
+  queryOptions({
+    queryKey: ["dataset", id, "vectors-settings"],
+    queryFn: ({ signal }) => call((c) => Effect.map(c.vectorSettings.list({ path: { id } }), (r) => r.items), signal)
+  })
+
 export const teamProgress = (id: DatasetId) =>
   queryOptions({
     queryKey: ["dataset", id, "progress", "team"],

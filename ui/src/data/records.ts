@@ -12,7 +12,7 @@ import type { UserId } from "../../../src/domain/Ids.js"
 import { call } from "./client.js"
 import { PAGE_SIZE, type Queue, type QueueQuery, searchBody } from "./search.js"
 
-export { isQueue, type MetadataFilter, type Queue, QUEUES, type TermValue } from "./search.js"
+export { isQueue, type MetadataFilter, type Queue, type QueueQuery, QUEUES, type TermValue } from "./search.js"
 
 /** The caller's response to a record (searches on `/me/…` return only the caller's, but be precise). */
 export const myResponse = (record: DatasetRecord, me: UserId | undefined): Response | undefined =>
@@ -57,6 +57,8 @@ interface State {
   /** matching records on the server, as of the last page */
   readonly total: number
   readonly totalRelation: "eq" | "gte"
+  /** each loaded record's `query_score` (a "find similar" search's similarity), by id */
+  readonly scores: ReadonlyMap<string, number>
   /** ids of loaded records the user has moved out of this queue */
   readonly left: ReadonlySet<string>
   readonly loading: boolean
@@ -71,13 +73,14 @@ type Action =
     readonly _tag: "page"
     readonly generation: number
     readonly items: ReadonlyArray<DatasetRecord>
+    readonly scores: ReadonlyArray<readonly [string, number]>
     readonly total: number
     readonly totalRelation: "eq" | "gte"
   }
   | { readonly _tag: "failed"; readonly generation: number; readonly error: unknown }
   | { readonly _tag: "replace"; readonly record: DatasetRecord; readonly inQueue: boolean }
 
-const initial: State = { records: [], total: 0, totalRelation: "eq", left: new Set(), loading: true, error: undefined, generation: 0 }
+const initial: State = { records: [], total: 0, totalRelation: "eq", scores: new Map(), left: new Set(), loading: true, error: undefined, generation: 0 }
 
 const reduce = (state: State, action: Action): State => {
   if (action._tag === "reset") return { ...initial, generation: action.generation }
@@ -96,7 +99,15 @@ const reduce = (state: State, action: Action): State => {
     case "page": {
       const seen = new Set(state.records.map((r) => r.id))
       const fresh = action.items.filter((r) => !seen.has(r.id))
-      return { ...state, loading: false, total: action.total, totalRelation: action.totalRelation, records: [...state.records, ...fresh] }
+      const scores = action.scores.length === 0 ? state.scores : new Map([...state.scores, ...action.scores])
+      return {
+        ...state,
+        loading: false,
+        total: action.total,
+        totalRelation: action.totalRelation,
+        scores,
+        records: [...state.records, ...fresh]
+      }
     }
   }
 }
@@ -107,6 +118,8 @@ export interface QueueView {
   readonly total: number
   /** `gte`: the server stopped counting (past 10 000 matches) and `total` is a lower bound */
   readonly totalRelation: "eq" | "gte"
+  /** similarity scores of a "find similar" queue, by record id (empty otherwise) */
+  readonly scores: ReadonlyMap<string, number>
   readonly loading: boolean
   readonly error: unknown
   /** Loads the next page when `index` is close to the end of what is loaded. */
@@ -136,6 +149,7 @@ export const useQueue = (datasetId: DatasetId, query: QueueQuery, me: UserId | u
           _tag: "page",
           generation: gen,
           items: page.items.map((i) => i.record),
+          scores: page.items.flatMap((i) => (i.query_score === null ? [] : [[i.record.id, i.query_score] as const])),
           total: page.total,
           totalRelation: page.total_relation
         }),
@@ -168,6 +182,7 @@ export const useQueue = (datasetId: DatasetId, query: QueueQuery, me: UserId | u
     records: state.records,
     total: state.total,
     totalRelation: state.totalRelation,
+    scores: state.scores,
     loading: state.loading,
     error: state.error,
     ensure,

@@ -1,20 +1,35 @@
-/** Queue, text search and metadata filters. All of it lives in the URL, so a view is a link. */
+/**
+ * Queue, text search, sort, metadata / response / suggestion filters and the "find similar" banner. All of it lives
+ * in the URL (`data/search.ts`), so a view is a link; active sorts and filters show as removable chips.
+ */
 import { useQueries, useQuery } from "@tanstack/react-query"
-import { useState } from "react"
+import { useId, useState } from "react"
+import { useSynced } from "./filters/useSynced.js"
 import type { DatasetId } from "../../../../src/domain/Ids.js"
 import type { MetadataProperty } from "../../../../src/domain/MetadataProperty.js"
 import type { MetadataMetrics } from "../../../../src/domain/Search.js"
-import { metadataMetrics, metadataProperties, myProgress } from "../../data/queries.js"
+import {
+  metadataMetrics,
+  metadataProperties,
+  myProgress,
+  questions as questionsQuery,
+  suggestionAgents
+} from "../../data/queries.js"
 import { type MetadataFilter, type Queue, QUEUES, type TermValue } from "../../data/records.js"
+import { type QueueQuery, RECORD_STATUSES } from "../../data/search.js"
+import { Chips, chipsOf } from "./filters/Chips.js"
+import { sortOptions } from "./filters/options.js"
+import { ResponseFilters } from "./filters/ResponseFilters.js"
+import { SimilarBanner } from "./filters/SimilarBanner.js"
+import { SortPanel } from "./filters/SortPanel.js"
+import { SuggestionFilters } from "./filters/SuggestionFilters.js"
+import "./filters/filters.css"
 
 interface Props {
   readonly datasetId: DatasetId
-  readonly queue: Queue
-  readonly text: string
-  readonly metadata: Readonly<Record<string, MetadataFilter>>
-  readonly onQueue: (queue: Queue) => void
-  readonly onText: (text: string) => void
-  readonly onMetadata: (metadata: Readonly<Record<string, MetadataFilter>>) => void
+  readonly query: QueueQuery
+  /** A new view: the caller puts it in the URL (and goes back to the first record). */
+  readonly onChange: (query: QueueQuery) => void
 }
 
 const LABELS: Record<Queue, string> = { pending: "Pending", draft: "Draft", submitted: "Submitted", discarded: "Discarded" }
@@ -89,10 +104,14 @@ const PropertyFilter = (props: {
   )
 }
 
-const MetadataFilters = (props: Props) => {
-  const properties = useQuery(metadataProperties(props.datasetId)).data ?? []
+const MetadataFilters = (props: {
+  readonly properties: ReadonlyArray<MetadataProperty>
+  readonly metadata: Readonly<Record<string, MetadataFilter>>
+  readonly onMetadata: (metadata: Readonly<Record<string, MetadataFilter>>) => void
+}) => {
+  const { properties } = props
   const metrics = useQueries({ queries: properties.map((p) => metadataMetrics(p.id)) })
-  const [draft, setDraft] = useState(props.metadata)
+  const [draft, setDraft] = useSynced(props.metadata)
   if (properties.length === 0) return null
   const count = Object.keys(props.metadata).length
   return (
@@ -134,9 +153,22 @@ const MetadataFilters = (props: Props) => {
   )
 }
 
+const RECORD_STATUS_TEXT = { any: "Any", pending: "Pending", completed: "Completed" } as const
+
 export const ControlPanel = (props: Props) => {
-  const mine = useQuery(myProgress(props.datasetId)).data
-  const [text, setText] = useState(props.text)
+  const { datasetId, onChange, query } = props
+  const id = useId()
+  const mine = useQuery(myProgress(datasetId)).data
+  const properties = useQuery(metadataProperties(datasetId)).data ?? []
+  const questions = useQuery(questionsQuery(datasetId)).data ?? []
+  const agentItems = useQuery(suggestionAgents(datasetId)).data ?? []
+  const agents = Object.fromEntries(agentItems.map((item) => [item.question.name, item.agents]))
+  const options = sortOptions(properties, questions)
+  const [text, setText] = useState(query.text)
+  const chips = chipsOf(query, {
+    metadata: Object.fromEntries(properties.map((p) => [p.name, p.title])),
+    questions: Object.fromEntries(questions.map((q) => [q.name, q.title]))
+  }, options)
   return (
     <div className="control-panel">
       <div className="queues" role="group" aria-label="Queue">
@@ -145,20 +177,34 @@ export const ControlPanel = (props: Props) => {
             key={queue}
             type="button"
             className="queue"
-            aria-pressed={props.queue === queue}
-            onClick={() => props.onQueue(queue)}
+            aria-pressed={query.queue === queue}
+            onClick={() => onChange({ ...query, queue, recordStatus: queue === "pending" ? undefined : query.recordStatus })}
           >
             {LABELS[queue]}
             {mine === undefined ? null : <span className="count">{mine[queue]}</span>}
           </button>
         ))}
       </div>
+      {query.queue === "pending" ? null : (
+        <div className="record-status">
+          <label htmlFor={`${id}-record-status`}>Record status</label>
+          <select
+            id={`${id}-record-status`}
+            value={query.recordStatus ?? "any"}
+            onChange={(e) =>
+              onChange({ ...query, recordStatus: RECORD_STATUSES.find((s) => s === e.target.value) })}
+          >
+            <option value="any">{RECORD_STATUS_TEXT.any}</option>
+            {RECORD_STATUSES.map((s) => <option key={s} value={s}>{RECORD_STATUS_TEXT[s]}</option>)}
+          </select>
+        </div>
+      )}
       <form
         role="search"
         className="search"
         onSubmit={(event) => {
           event.preventDefault()
-          props.onText(text)
+          onChange({ ...query, text })
         }}
       >
         <input
@@ -170,7 +216,27 @@ export const ControlPanel = (props: Props) => {
         />
         <button type="submit" className="secondary">Search</button>
       </form>
-      <MetadataFilters {...props} />
+      <SortPanel options={options} sort={query.sort ?? []} onSort={(sort) => onChange({ ...query, sort })} />
+      <MetadataFilters
+        properties={properties}
+        metadata={query.metadata}
+        onMetadata={(metadata) => onChange({ ...query, metadata })}
+      />
+      <ResponseFilters
+        questions={questions}
+        filters={query.responses ?? {}}
+        onApply={(responses) => onChange({ ...query, responses })}
+      />
+      <SuggestionFilters
+        questions={questions}
+        agents={agents}
+        filters={query.suggestions ?? {}}
+        onApply={(suggestions) => onChange({ ...query, suggestions })}
+      />
+      {query.similar === undefined ? null : (
+        <SimilarBanner datasetId={datasetId} similar={query.similar} onSimilar={(similar) => onChange({ ...query, similar })} />
+      )}
+      <Chips chips={chips} onChange={onChange} />
     </div>
   )
 }

@@ -4,6 +4,7 @@ import type { MetadataProperty } from "../../../../src/domain/MetadataProperty.j
 import type { Question } from "../../../../src/domain/Question.js"
 import type { DatasetRecord } from "../../../../src/domain/Record.js"
 import { FieldValue } from "./fields/FieldView.js"
+import { FindSimilar } from "./filters/FindSimilar.js"
 import { RecordMetadata } from "./RecordMetadata.js"
 import { spanValue } from "./questions/SpanLabels.js"
 import { SpanEditor } from "./span/SpanEditor.js"
@@ -31,6 +32,7 @@ export const RecordCard = (props: Props) => {
       <header className="record-header">
         <span className="position">{props.position}</span>
         <span className={`badge status-${props.status}`}>{props.status}</span>
+        <FindSimilar datasetId={record.dataset_id} recordId={record.id} />
       </header>
       {fields.map((field) => {
         const spanQuestion = questions.find((q) => q.settings.type === "span" && q.settings.field === field.name)
