@@ -23,6 +23,9 @@ import { hasBulkView, ViewSwitch } from "./bulk/ViewSwitch.js"
 import { ControlPanel } from "./ControlPanel.js"
 import { HelpSheet } from "./HelpSheet.js"
 import { ProgressPanel } from "./ProgressPanel.js"
+import { canReview } from "../../data/review.js"
+import { ReviewMode } from "./review/ReviewMode.js"
+import { ReviewToggle } from "./review/ReviewToggle.js"
 import { RecordWorkspace, type SavedChange } from "./RecordWorkspace.js"
 import { UndoToast } from "./UndoToast.js"
 
@@ -59,6 +62,8 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
   const queueQuery = useMemo(() => (bulk ? { ...query, view: "bulk" } : query), [bulk, query])
   const records = useQueue(datasetId, queueQuery, me?.id)
   const help = useRef<HTMLDialogElement>(null)
+  // Review mode (issue 20): owners and admins see every annotator's responses to the records.
+  const reviewing = search.get("review") === "1" && canReview(me?.role)
 
   useEffect(() => records.ensure(position), [position, records.records.length, records.ensure])
 
@@ -125,6 +130,7 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
         {hasBulkView(queue)
           ? <ViewSwitch view={bulk ? "bulk" : "focus"} onView={(next) => setSearch({ view: next === "bulk" ? next : undefined, _page: undefined })} />
           : null}
+        {canReview(me?.role) ? <ReviewToggle on={reviewing} /> : null}
         <button type="button" className="secondary" onClick={() => help.current?.showModal()} aria-keyshortcuts="?">
           Shortcuts <kbd aria-hidden="true">{KEYS.help}</kbd>
         </button>
@@ -141,7 +147,10 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
       />
       <div className="annotation-body">
         <div className="annotation-main">
-          {bulk
+          {reviewing && me !== undefined && dataset.data !== undefined && fields.data !== undefined &&
+              questions.data !== undefined
+            ? <ReviewMode dataset={dataset.data} fields={fields.data} questions={questions.data} query={query} me={me} />
+            : bulk
             ? fields.data === undefined || questions.data === undefined
               ? <p aria-live="polite">Loading records…</p>
               : <BulkView datasetId={datasetId} query={query} fields={fields.data} questions={questions.data} me={me?.id} />
