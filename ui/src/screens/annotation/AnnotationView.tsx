@@ -1,6 +1,6 @@
 /**
  * `/dataset/:id/annotation-mode`: the control panel, one record at a time with its question form, progress and
- * guidelines. The queue, search, filters and position are in the URL (`_status`, `_search`, `_metadata`, `_page`).
+ * guidelines. The queue, search, sort, filters, "find similar" and position are in the URL (`data/search.ts`, `_page`).
  */
 import { useQuery } from "@tanstack/react-query"
 import { useEffect, useMemo, useRef, useState } from "react"
@@ -15,7 +15,8 @@ import {
   questions as questionsQuery,
   refreshProgress
 } from "../../data/queries.js"
-import { isQueue, type MetadataFilter, type Queue, restoreResponse, useQueue } from "../../data/records.js"
+import { restoreResponse, useQueue } from "../../data/records.js"
+import { queryFromUrl, urlParams } from "../../data/search.js"
 import { actionFor, isTyping, KEYS } from "../../keyboard/shortcuts.js"
 import { Link, setSearch, useLocation } from "../../router.js"
 import { BulkView } from "./bulk/BulkView.js"
@@ -32,25 +33,12 @@ import { UndoToast } from "./UndoToast.js"
 /** How long a save can be undone. */
 const UNDO_MS = 10_000
 
-const parseMetadata = (raw: string | null): Readonly<Record<string, MetadataFilter>> => {
-  if (raw === null) return {}
-  try {
-    const parsed: unknown = JSON.parse(raw)
-    return typeof parsed === "object" && parsed !== null ? parsed as Record<string, MetadataFilter> : {}
-  } catch {
-    return {}
-  }
-}
-
 export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
   const { datasetId } = props
   const { search } = useLocation()
-  const status = search.get("_status")
-  const queue: Queue = isQueue(status) ? status : "pending"
-  const text = search.get("_search") ?? ""
-  const metadataRaw = search.get("_metadata")
+  const query = useMemo(() => queryFromUrl(search), [search])
+  const { queue } = query
   const position = Math.max(0, (Number.parseInt(search.get("_page") ?? "1", 10) || 1) - 1)
-  const query = useMemo(() => ({ queue, text, metadata: parseMetadata(metadataRaw) }), [queue, text, metadataRaw])
 
   const me = useQuery(meQuery).data
   const dataset = useQuery(datasetQuery(datasetId))
@@ -137,13 +125,8 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
       </div>
       <ControlPanel
         datasetId={datasetId}
-        queue={queue}
-        text={text}
-        metadata={query.metadata}
-        onQueue={(next) => setSearch({ _status: next, _page: undefined })}
-        onText={(next) => setSearch({ _search: next, _page: undefined })}
-        onMetadata={(next) =>
-          setSearch({ _metadata: Object.keys(next).length === 0 ? undefined : JSON.stringify(next), _page: undefined })}
+        query={query}
+        onChange={(next) => setSearch({ ...urlParams(next), _page: undefined })}
       />
       <div className="annotation-body">
         <div className="annotation-main">
@@ -167,6 +150,9 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
                     Record {position + 1} of {records.totalRelation === "gte"
                       ? <abbr title={`at least ${records.total}: the server stops counting there`}>{records.total}+</abbr>
                       : records.total}
+                    {query.similar === undefined || !records.scores.has(record.id)
+                      ? null
+                      : <> · <span className="similarity">similarity {records.scores.get(record.id)?.toFixed(3)}</span></>}
                   </span>
                   <button type="button" className="secondary" disabled={position + 1 >= records.records.length}
                     onClick={() => goTo(position + 1)} aria-keyshortcuts="ArrowRight">
