@@ -57,6 +57,8 @@ export const errorMessage = (error: unknown): string => {
     const tag = tagOf(error)
     if (tag === "ValidationError" && error instanceof Error) return error.message
     if (tag === "RequestError") return "The server cannot be reached. Check your connection and try again."
+    // `{"code": "missing_vector", "message": …}`: a "find similar" from a record without that vector.
+    if (tag === "MissingVector" && "message" in error && typeof error.message === "string") return error.message
   }
   return "Something went wrong. Try again."
 }

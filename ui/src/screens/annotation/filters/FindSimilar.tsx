@@ -14,12 +14,6 @@ import "./filters.css"
 
 export const ORDER_TEXT: Record<SimilarOrder, string> = { most_similar: "Most similar", least_similar: "Least similar" }
 
-const failure = (error: unknown): string =>
-  typeof error === "object" && error !== null && "_tag" in error && error._tag === "MissingVector" &&
-    "message" in error && typeof error.message === "string"
-    ? error.message
-    : errorMessage(error)
-
 export const FindSimilar = (props: { readonly datasetId: DatasetId; readonly recordId: RecordId }) => {
   const settings = useQuery(vectorSettings(props.datasetId)).data ?? []
   const id = useId()
@@ -42,7 +36,7 @@ export const FindSimilar = (props: { readonly datasetId: DatasetId; readonly rec
       )
       setSearch({ similar: props.recordId, vector: name, order, _page: undefined })
     } catch (e) {
-      setError(failure(e))
+      setError(errorMessage(e))
     } finally {
       setBusy(false)
     }
