@@ -14,6 +14,11 @@ import { SignIn } from "./screens/SignIn.js"
 const Home = lazy(() => import("./screens/Home.js").then((m) => ({ default: m.Home })))
 const UserSettings = lazy(() => import("./screens/UserSettings.js").then((m) => ({ default: m.UserSettings })))
 const TeamPage = lazy(() => import("./screens/team/TeamPage.js").then((m) => ({ default: m.TeamPage })))
+const DatasetSettings = lazy(() =>
+  import("./screens/settings/DatasetSettings.js").then((m) => ({ default: m.DatasetSettings }))
+)
+const NewDataset = lazy(() => import("./screens/newDataset/NewDataset.js").then((m) => ({ default: m.NewDataset })))
+const ImportRecords = lazy(() => import("./screens/import/ImportRecords.js").then((m) => ({ default: m.ImportRecords })))
 const AnnotationView = lazy(() =>
   import("./screens/annotation/AnnotationView.js").then((m) => ({ default: m.AnnotationView }))
 )
@@ -58,6 +63,17 @@ const Routes = (props: { readonly path: string }) => {
   if (team !== undefined) {
     const id = datasetIdFrom(team["id"])
     return id === undefined ? <NotFound /> : <TeamPage key={id} datasetId={id} />
+  }
+  if (path === "/new-dataset") return <NewDataset />
+  const settings = match("/dataset/:id/settings", path)
+  if (settings !== undefined) {
+    const id = datasetIdFrom(settings["id"])
+    return id === undefined ? <NotFound /> : <DatasetSettings key={id} datasetId={id} />
+  }
+  const importing = match("/dataset/:id/import", path)
+  if (importing !== undefined) {
+    const id = datasetIdFrom(importing["id"])
+    return id === undefined ? <NotFound /> : <ImportRecords key={id} datasetId={id} />
   }
   const annotate = match("/dataset/:id/annotation-mode", path) ?? match("/dataset/:id", path)
   if (annotate !== undefined) {

@@ -2,7 +2,8 @@
 import { useQuery } from "@tanstack/react-query"
 import type { Dataset } from "../../../src/domain/Dataset.js"
 import { errorMessage } from "../data/client.js"
-import { myDatasets, myWorkspaces, teamProgress } from "../data/queries.js"
+import { me, myDatasets, myWorkspaces, teamProgress } from "../data/queries.js"
+import { canManage } from "../data/settings.js"
 import { Link, setSearch, useLocation } from "../router.js"
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" })
@@ -25,6 +26,7 @@ export const Home = () => {
   const workspace = search.get("workspace") ?? ""
   const name = search.get("q") ?? ""
   const datasets = useQuery(myDatasets)
+  const manager = canManage(useQuery(me).data?.role)
   const workspaces = useQuery(myWorkspaces).data ?? []
   const workspaceName = new Map(workspaces.map((w) => [w.id as string, w.name]))
   const needle = name.trim().toLowerCase()
@@ -36,6 +38,7 @@ export const Home = () => {
   return (
     <main id="main" className="page">
       <h1>Datasets</h1>
+      {manager ? <p><Link to="/new-dataset" className="button">New dataset</Link></p> : null}
       <div className="toolbar">
         <label>
           Workspace
@@ -69,6 +72,7 @@ export const Home = () => {
               <th scope="col">Progress</th>
               <th scope="col">Created</th>
               <th scope="col">Last activity</th>
+              {manager ? <th scope="col"><span className="visually-hidden">Actions</span></th> : null}
             </tr>
           </thead>
           <tbody>
@@ -81,6 +85,7 @@ export const Home = () => {
                 <td data-label="Last activity">
                   <time dateTime={d.last_activity_at.toISOString()}>{dateFormat.format(d.last_activity_at)}</time>
                 </td>
+                {manager ? <td data-label="Settings"><Link to={`/dataset/${d.id}/settings`}>Settings<span className="visually-hidden"> of {d.name}</span></Link></td> : null}
               </tr>
             ))}
           </tbody>

@@ -29,6 +29,7 @@ import { ReviewMode } from "./review/ReviewMode.js"
 import { ReviewToggle } from "./review/ReviewToggle.js"
 import { RecordWorkspace, type SavedChange } from "./RecordWorkspace.js"
 import { UndoToast } from "./UndoToast.js"
+import { canManage } from "../../data/settings.js"
 
 /** How long a save can be undone. */
 const UNDO_MS = 10_000
@@ -119,6 +120,7 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
           ? <ViewSwitch view={bulk ? "bulk" : "focus"} onView={(next) => setSearch({ view: next === "bulk" ? next : undefined, _page: undefined })} />
           : null}
         {canReview(me?.role) ? <ReviewToggle on={reviewing} /> : null}
+        {canManage(me?.role) ? <Link to={`/dataset/${datasetId}/settings`} className="button">Settings</Link> : null}
         <button type="button" className="secondary" onClick={() => help.current?.showModal()} aria-keyshortcuts="?">
           Shortcuts <kbd aria-hidden="true">{KEYS.help}</kbd>
         </button>
