@@ -9,6 +9,7 @@ import { GlossConfig } from "./Config.js"
 import { JobHandlers } from "./services/jobs/JobHandlers.js"
 import { JobWorkersLive } from "./services/jobs/JobWorkers.js"
 import { SqlJobsRepo } from "./services/jobs/SqlJobsRepo.js"
+import { ApplyResponses, applyResponses } from "./services/records/ApplyResponses.js"
 import { recomputeStatuses, StatusRecomputation } from "./services/records/RecomputeStatuses.js"
 import { WebhookDelivery } from "./services/webhooks/Delivery.js"
 import { deliverWebhook, deliverWebhookBurst } from "./services/webhooks/deliveryJob.js"
@@ -16,8 +17,9 @@ import { deliverWebhook, deliverWebhookBurst } from "./services/webhooks/deliver
 export const AppJobHandlersLive = JobHandlers.layer(Effect.all([
   deliverWebhook,
   deliverWebhookBurst,
-  recomputeStatuses
-])).pipe(Layer.provide([WebhookDelivery.Default, StatusRecomputation.Default]))
+  recomputeStatuses,
+  applyResponses
+])).pipe(Layer.provide([WebhookDelivery.Default, StatusRecomputation.Default, ApplyResponses.Default]))
 
 /** The application's handlers on `concurrency` workers. */
 export const AppJobWorkersLive = (concurrency: number) =>

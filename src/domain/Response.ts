@@ -11,7 +11,7 @@ export type ResponseStatus = typeof ResponseStatus.Type
 export const ResponseValues = Schema.Record({ key: Schema.String, value: Schema.Struct({ value: JsonValue }) })
 export type ResponseValues = typeof ResponseValues.Type
 /** What a client sends: each answer nested no deeper than stored JSON may be. */
-const ResponseValuesInput = Schema.Record({ key: Schema.String, value: Schema.Struct({ value: JsonValueInput }) })
+export const ResponseValuesInput = Schema.Record({ key: Schema.String, value: Schema.Struct({ value: JsonValueInput }) })
 
 export const Response = Schema.Struct({
   id: ResponseId,

@@ -43,7 +43,7 @@ const rows = {
   "responses.readOthers": { admin: "member", annotator: "no" },
   "metadata.readHidden": { admin: "member", annotator: "no" },
   "users.readApiKeys": { admin: "no", annotator: "no" },
-  // jobs and webhooks (§1.16, §1.17)
+  // jobs and webhooks (§1.16, §1.17); whoever started a job may read it too (services/jobs/Jobs.ts)
   "jobs.read": { admin: "yes", annotator: "no" },
   "webhooks.manage": { admin: "no", annotator: "no" }
 } as const satisfies Record<string, Row>

@@ -4,12 +4,30 @@
  * type of the layer that registers it. See README.md in this folder for how a feature adds one.
  */
 import { Context, Data, Effect, Layer, Schema } from "effect"
+import type { JobProgress } from "../../domain/Job.js"
 
 /** Fail a handler with this to skip the remaining retries: the job ends `failed` at once. */
 export class UnrecoverableJobError extends Data.TaggedError("UnrecoverableJobError")<{
   readonly message: string
   readonly cause?: unknown
 }> {}
+
+export interface CurrentJobShape {
+  readonly id: string
+  /**
+   * Stores how far the job has got, which `GET /jobs/{id}` then shows. Best effort: a report that cannot be stored
+   * is logged, never a failure of the job.
+   */
+  readonly report: (progress: JobProgress) => Effect.Effect<void>
+}
+
+/**
+ * The job a handler is running, provided by the workers of either queue for each attempt. Outside a worker (a
+ * handler called directly, in tests) it is a job without an id whose reports go nowhere.
+ */
+export class CurrentJob extends Context.Reference<CurrentJob>()("Gloss/CurrentJob", {
+  defaultValue: (): CurrentJobShape => ({ id: "", report: () => Effect.void })
+}) {}
 
 /** A registered handler: the payload arrives as decoded JSON; its requirements were provided at registration. */
 export interface JobHandler {

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import type { User } from "../../domain/User.js"
 import type { Job } from "../../domain/Job.js"
 import { orNotFound } from "../found.js"
@@ -11,11 +11,15 @@ export class Jobs extends Effect.Service<Jobs>()("Gloss/Jobs", {
     const queue = yield* JobQueue
     const policy = yield* Policy
 
-    // The contract looks the job up before checking the policy: an unknown id is 404 for everyone.
+    // The contract looks the job up before checking the policy: an unknown id is 404 for everyone. Owners and
+    // admins read every job; other users the jobs they started (an annotator following the answers they applied).
     const get = Effect.fn("Jobs.get")(function*(actor: User, id: string) {
-      const status = yield* queue.status(id).pipe(orNotFound("Job", id))
-      yield* policy.require(actor, "jobs.read")
-      const job: Job = { id, status }
+      const info = yield* queue.lookup(id).pipe(orNotFound("Job", id))
+      if (!Option.contains(info.startedBy, actor.id)) yield* policy.require(actor, "jobs.read")
+      const job: Job = Option.match(info.progress, {
+        onNone: () => ({ id, status: info.status }),
+        onSome: (progress) => ({ id, status: info.status, progress })
+      })
       return job
     })
 

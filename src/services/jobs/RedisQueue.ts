@@ -5,8 +5,8 @@
  */
 import { Queue } from "bullmq"
 import type { JobState } from "bullmq"
-import { Duration, Effect, Option, type Redacted, Runtime } from "effect"
-import type { JobStatus } from "../../domain/Job.js"
+import { Duration, Effect, Option, type Redacted, Runtime, Schema } from "effect"
+import { JobProgress, type JobStatus } from "../../domain/Job.js"
 import { type JobQueueShape, JobSettings, type JobSettingsShape, type QueueName, retryPolicy } from "./model.js"
 import { connectRedis } from "./RedisConnection.js"
 import { newId } from "../ids.js"
@@ -15,6 +15,15 @@ export const QUEUE_NAME = "jobs"
 
 /** In a cluster, the Lua scripts of a queue touch several keys that must share a slot: the hash tag does that. */
 export const keyPrefix = (settings: JobSettingsShape) => `{${settings.prefix}}`
+
+/**
+ * Who started a job: a field of our own in the job's hash, which BullMQ leaves alone and deletes with the job (its
+ * options are BullMQ's, and its data is the handler's payload).
+ */
+const STARTED_BY = "gloss_started_by"
+
+/** BullMQ's progress is any number or object: only ours is shown (a job that reported nothing has 0). */
+const progressOf = Schema.decodeUnknownOption(JobProgress)
 
 export const PRIORITY: Record<QueueName, number> = { high: 1, default: 2 }
 
@@ -77,6 +86,12 @@ export const makeRedisQueue = (url: Redacted.Redacted<string>, cluster: boolean)
           ...retention(settings)
         })
       ).pipe(Effect.orDie)
+      const startedBy = options?.startedBy
+      if (startedBy !== undefined) {
+        yield* Effect.tryPromise(async () => (await queue.client).hset(queue.toKey(id), { [STARTED_BY]: startedBy })).pipe(
+          Effect.orDie
+        )
+      }
       return id
     })
 
@@ -85,5 +100,23 @@ export const makeRedisQueue = (url: Redacted.Redacted<string>, cluster: boolean)
       return statusOfState(state)
     })
 
-    return { enqueue, status } satisfies JobQueueShape
+    const lookup: JobQueueShape["lookup"] = Effect.fn("Jobs.lookup")(function*(id: string) {
+      const found = yield* Effect.tryPromise(async () => {
+        const job = await queue.getJob(id)
+        if (job === undefined) return undefined
+        const [state, startedBy] = await Promise.all([
+          job.getState(),
+          queue.client.then((client) => client.hget(queue.toKey(id), STARTED_BY))
+        ])
+        return { state, progress: job.progress, startedBy }
+      }).pipe(Effect.orDie)
+      if (found === undefined) return Option.none()
+      return Option.map(statusOfState(found.state), (status) => ({
+        status,
+        progress: progressOf(found.progress),
+        startedBy: Option.fromNullable(found.startedBy)
+      }))
+    })
+
+    return { enqueue, status, lookup } satisfies JobQueueShape
   })

@@ -32,7 +32,10 @@ export const RedisWorkersLive = (
         payload: job.data,
         attempt: job.attemptsMade + 1,
         maxAttempts
-      }))
+      }, (progress) =>
+        Effect.tryPromise(() => job.updateProgress(progress)).pipe(
+          Effect.catchAll((error) => Effect.logError(`Job workers: storing the progress of job ${job.id} failed`, error))
+        )))
       if (outcome._tag === "Failed") throw outcome.retry ? new Error(outcome.error) : new UnrecoverableError(outcome.error)
     }
 

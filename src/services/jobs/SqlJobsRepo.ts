@@ -6,7 +6,7 @@
  */
 import { SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
-import { JobStatus } from "../../domain/Job.js"
+import { JobProgress, JobStatus } from "../../domain/Job.js"
 import { DbInt, DbJson, DbTimestamp } from "../database/columns.js"
 import { Database } from "../database/Database.js"
 import { insertionOrder } from "../database/ddl.js"
@@ -20,6 +20,7 @@ export const NewJobRow = Schema.Struct({
   max_attempts: Schema.Int,
   backoff_ms: Schema.Int,
   available_at: Schema.Int,
+  started_by: Schema.NullOr(Schema.String),
   inserted_at: DbTimestamp,
   updated_at: DbTimestamp
 })
@@ -39,6 +40,12 @@ const Claim = Schema.Struct({ now: Schema.Number, until: Schema.Number, token: S
 const Held = Schema.Struct({ id: Schema.String, token: Schema.String, at: DbTimestamp })
 const Failure = Schema.Struct({ ...Held.fields, error: Schema.String })
 const Retry = Schema.Struct({ ...Failure.fields, availableAt: Schema.Number })
+const Progress = Schema.Struct({ id: Schema.String, token: Schema.String, progress: DbJson(JobProgress) })
+const JobInfoRow = Schema.Struct({
+  status: JobStatus,
+  progress: Schema.NullOr(DbJson(JobProgress)),
+  started_by: Schema.NullOr(Schema.String)
+})
 const Purge = Schema.Struct({ finishedBefore: DbTimestamp, failedBefore: DbTimestamp })
 
 export class SqlJobsRepo extends Effect.Service<SqlJobsRepo>()("Gloss/SqlJobsRepo", {
@@ -52,6 +59,17 @@ export class SqlJobsRepo extends Effect.Service<SqlJobsRepo>()("Gloss/SqlJobsRep
       Request: Schema.String,
       Result: Schema.Struct({ status: JobStatus }),
       execute: (id) => sql`select status from jobs where id = ${id}`
+    })
+    const lookup = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: JobInfoRow,
+      execute: (id) => sql`select status, progress, started_by from jobs where id = ${id}`
+    })
+    // Only the current claim's worker reports: a worker that lost its lease cannot overwrite the new owner's.
+    const progress = SqlSchema.void({
+      Request: Progress,
+      execute: ({ id, progress, token }) =>
+        sql`update jobs set progress = ${progress} where id = ${id} and claim_token = ${token}`
     })
     // `high` first, then insertion order. A job whose lease expired is claimable again: its worker is gone.
     const claim = SqlSchema.findOne({
@@ -108,6 +126,16 @@ export class SqlJobsRepo extends Effect.Service<SqlJobsRepo>()("Gloss/SqlJobsRep
     return {
       insert: (row: typeof NewJobRow.Type) => insert(row).pipe(Effect.orDie),
       status: (id: string) => status(id).pipe(Effect.map(Option.map((row) => row.status)), Effect.orDie),
+      lookup: (id: string) =>
+        lookup(id).pipe(
+          Effect.map(Option.map((row) => ({
+            status: row.status,
+            progress: Option.fromNullable(row.progress),
+            startedBy: Option.fromNullable(row.started_by)
+          }))),
+          Effect.orDie
+        ),
+      progress: (request: typeof Progress.Type) => progress(request).pipe(Effect.orDie),
       claim: (request: typeof Claim.Type) => claim(request).pipe(Effect.orDie),
       extend: (request: { readonly id: string; readonly token: string; readonly until: number }) =>
         extend(request).pipe(Effect.orDie),

@@ -27,6 +27,7 @@ export const makeSqlQueue: Effect.Effect<JobQueueShape, never, SqlJobsRepo | Dat
       max_attempts: attempts,
       backoff_ms: backoffMillis,
       available_at: at.getTime() + delayMillis,
+      started_by: options?.startedBy ?? null,
       inserted_at: at,
       updated_at: at
     }))
@@ -35,5 +36,7 @@ export const makeSqlQueue: Effect.Effect<JobQueueShape, never, SqlJobsRepo | Dat
 
   const status: JobQueueShape["status"] = Effect.fn("Jobs.status")((id: string) => repo.status(id))
 
-  return { enqueue, status }
+  const lookup: JobQueueShape["lookup"] = Effect.fn("Jobs.lookup")((id: string) => repo.lookup(id))
+
+  return { enqueue, status, lookup }
 })

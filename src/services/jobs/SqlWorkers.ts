@@ -46,7 +46,8 @@ export const SqlWorkersLive = (concurrency: number): Layer.Layer<never, never, S
         payload: job.payload,
         attempt: job.attempts_made,
         maxAttempts: job.max_attempts
-      }).pipe(
+      }, (progress) =>
+        db.transaction(repo.progress({ ...held, progress })).pipe(logAndContinue(`storing the progress of job ${job.id}`))).pipe(
         Effect.raceFirst(keepLease(job)),
         Effect.onInterrupt(() =>
           Effect.flatMap(now, (at) => db.transaction(repo.release({ ...held, at }))).pipe(logAndContinue("handing back a job"))

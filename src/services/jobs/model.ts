@@ -3,7 +3,7 @@
  * enqueues, what the queue answers, and the tuning knobs with their defaults.
  */
 import { Context, Duration, type Effect, type Option } from "effect"
-import type { JobStatus } from "../../domain/Job.js"
+import type { JobProgress, JobStatus } from "../../domain/Job.js"
 
 /** `high` is always served before `default` (webhook deliveries overtake imports and recomputations). */
 export type QueueName = "high" | "default"
@@ -18,6 +18,15 @@ export interface EnqueueOptions {
   readonly backoff?: Duration.DurationInput | undefined
   /** Runs no earlier than this long after it is enqueued (a retry handed over from another job). Default: at once. */
   readonly delay?: Duration.DurationInput | undefined
+  /** The user who asked for the job: besides owners and admins, they may read its status (`GET /jobs/{id}`). */
+  readonly startedBy?: string | undefined
+}
+
+/** What the queue knows of a job: its status, how far it got (when its handler reports that), who started it. */
+export interface JobInfo {
+  readonly status: JobStatus
+  readonly progress: Option.Option<JobProgress>
+  readonly startedBy: Option.Option<string>
 }
 
 export interface JobQueueShape {
@@ -30,6 +39,8 @@ export interface JobQueueShape {
   ) => Effect.Effect<string>
   /** `None` for an unknown id, and for finished/failed jobs once their retention has passed. */
   readonly status: (id: string) => Effect.Effect<Option.Option<JobStatus>>
+  /** The same, with the job's progress and starter. */
+  readonly lookup: (id: string) => Effect.Effect<Option.Option<JobInfo>>
 }
 
 export interface JobSettingsShape {

@@ -3,7 +3,8 @@
  * Failures never escape: they are logged with their full cause and returned as an outcome the queue records.
  */
 import { Cause, Effect, Exit, Option } from "effect"
-import { type JobHandler, UnrecoverableJobError } from "./JobHandlers.js"
+import type { JobProgress } from "../../domain/Job.js"
+import { CurrentJob, type JobHandler, UnrecoverableJobError } from "./JobHandlers.js"
 import { MAX_ERROR_LENGTH } from "./model.js"
 
 export interface Attempt {
@@ -24,13 +25,22 @@ const succeeded: Outcome = { _tag: "Succeeded" }
 const isUnrecoverable = (cause: Cause.Cause<unknown>) =>
   Option.exists(Cause.failureOption(cause), (error) => error instanceof UnrecoverableJobError)
 
-export const runJob = (handlers: ReadonlyMap<string, JobHandler>, job: Attempt): Effect.Effect<Outcome> =>
+/** Where the queue stores a job's progress reports (failures are logged by the caller of `report`, not here). */
+export type ReportProgress = (progress: JobProgress) => Effect.Effect<void>
+
+const noReports: ReportProgress = () => Effect.void
+
+export const runJob = (
+  handlers: ReadonlyMap<string, JobHandler>,
+  job: Attempt,
+  report: ReportProgress = noReports
+): Effect.Effect<Outcome> =>
   Effect.gen(function*() {
     const handler = handlers.get(job.name)
     // Retryable: during a rolling deploy a job may reach a process that does not know its name yet.
     const exit = handler === undefined
       ? Exit.fail(`no handler is registered for job \`${job.name}\``)
-      : yield* Effect.exit(handler.run(job.payload))
+      : yield* Effect.exit(handler.run(job.payload).pipe(Effect.provideService(CurrentJob, { id: job.id, report })))
     if (Exit.isSuccess(exit)) return succeeded
     const retry = !isUnrecoverable(exit.cause) && job.attempt < job.maxAttempts
     const message = `Job ${job.name} ${job.id} failed (attempt ${job.attempt} of ${job.maxAttempts})` +

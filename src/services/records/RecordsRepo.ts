@@ -26,6 +26,12 @@ export class RecordsRepo extends Effect.Service<RecordsRepo>()("Gloss/RecordsRep
       Result: RecordRow,
       execute: (id) => sql`select * from records where id = ${id} ${lock}`
     })
+    // In id order, so that two writers locking overlapping sets cannot deadlock.
+    const findManyForUpdate = SqlSchema.findAll({
+      Request: Schema.Array(Schema.String),
+      Result: RecordRow,
+      execute: (ids) => sql`select * from records where ${sql.in("id", ids)} order by id ${lock}`
+    })
     const findByIds = SqlSchema.findAll({
       Request: InDataset,
       Result: RecordRow,
@@ -107,6 +113,9 @@ export class RecordsRepo extends Effect.Service<RecordsRepo>()("Gloss/RecordsRep
       recomputeDataset: (datasetId: DatasetId, min: number) => recomputeDataset({ datasetId, min }).pipe(Effect.orDie),
       findById: (id: RecordId) => findById(id).pipe(Effect.orDie),
       findForUpdate: (id: RecordId) => findForUpdate(id).pipe(Effect.orDie),
+      /** Several records, locked as `findForUpdate` locks one. */
+      findManyForUpdate: (ids: ReadonlyArray<RecordId>) =>
+        ids.length === 0 ? Effect.succeed([]) : findManyForUpdate(ids).pipe(Effect.orDie),
       /** The records of `ids` that exist in the dataset, in the order of `ids`. */
       findByIds: (datasetId: DatasetId, ids: ReadonlyArray<string>) =>
         ids.length === 0 ? Effect.succeed([]) : findByIds({ datasetId, ids }).pipe(

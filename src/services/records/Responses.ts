@@ -175,7 +175,71 @@ export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {
       return { items: results }
     })
 
-    return { create, update, delete: remove, bulk } as const
+    /**
+     * The caller's answer `body` to each of `ids` (records of `dataset`), written as `bulk` writes each one
+     * (validated against its record, status recomputed, events, search index) but in one transaction for all: what
+     * applying an answer to many records uses, once it has checked that the caller may answer in the dataset.
+     * Records that are gone, or that the answer does not fit, come back as failures; the others are written.
+     */
+    const answerMany = Effect.fn("Responses.answerMany")(
+      function*(actor: User, dataset: DatasetRow, ids: ReadonlyArray<RecordId>, body: ResponseCreate) {
+        const { context } = yield* schemas.load(dataset)
+        const at = yield* now
+        return yield* db.write(
+          Effect.gen(function*() {
+            const locked = new Map((yield* recordsRepo.findManyForUpdate(ids)).map((record) => [record.id, record]))
+            const failures: Array<{ readonly id: RecordId; readonly detail: string }> = []
+            const valid: Array<RecordRow> = []
+            for (const id of ids) {
+              const record = locked.get(id)
+              if (record === undefined || record.dataset_id !== dataset.id) {
+                failures.push({ id, detail: NotFound.byId("Record", id).detail })
+                continue
+              }
+              const checked = validateResponseValues(context, body.status, body.values ?? null, record.fields)
+              if (Either.isLeft(checked)) failures.push({ id, detail: checked.left })
+              else valid.push(record)
+            }
+            const validIds = valid.map((record) => record.id)
+            const existing = new Map((yield* answers.responsesOfUser(validIds, actor.id)).map((row) => [row.record_id, row]))
+            const rows = valid.map((record): ResponseRow => {
+              const before = existing.get(record.id)
+              return {
+                id: before?.id ?? ResponseId.make(newId()),
+                record_id: record.id,
+                user_id: actor.id,
+                values: body.values ?? null,
+                status: body.status,
+                inserted_at: before?.inserted_at ?? at,
+                updated_at: at
+              }
+            })
+            const saved = yield* answers.upsertResponses(rows)
+            const statuses = new Map(
+              (yield* recordsRepo.recompute(validIds, dataset.distribution.min_submitted)).map((row) => [row.id, row.status])
+            )
+            if (valid.length > 0) {
+              yield* answers.touchDatasetUsers(dataset.id, [actor.id], at)
+              yield* datasetsRepo.touchActivity(dataset.id, at)
+            }
+            for (const response of saved) {
+              const record = locked.get(response.record_id)
+              if (record === undefined) continue
+              yield* events.answered(
+                existing.has(record.id) ? "response.updated" : "response.created",
+                response,
+                dataset,
+                { ...record, status: statuses.get(record.id) ?? record.status }
+              )
+            }
+            return { written: validIds, failures }
+          }),
+          { afterCommit: ({ written }) => index.records(dataset.id, written) }
+        )
+      }
+    )
+
+    return { create, update, delete: remove, bulk, answerMany } as const
   }),
   dependencies: [
     Records.Default,

@@ -1,6 +1,6 @@
 import { Effect, Either, Option } from "effect"
 import { MissingVector, Unprocessable } from "../../domain/Errors.js"
-import type { DatasetId, MetadataPropertyId } from "../../domain/Ids.js"
+import type { DatasetId, MetadataPropertyId, RecordId } from "../../domain/Ids.js"
 import type { SearchRecordsQuery } from "../../domain/Search.js"
 import type { User } from "../../domain/User.js"
 import { Datasets } from "../datasets/Datasets.js"
@@ -22,6 +22,11 @@ export interface SearchParams {
   readonly include?: ReadonlyArray<string> | undefined
 }
 
+interface Page {
+  readonly offset: number
+  readonly limit: number
+}
+
 const invalid = (detail: string) => new Unprocessable({ detail })
 
 /** Searching records (reference §1.12) and what is computed over them: metadata metrics, suggestion agents. */
@@ -36,12 +41,14 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
     const views = yield* RecordViews
     const viewers = yield* Viewers
 
-    const searchRecords = Effect.fn("Search.records")(
-      function*(actor: User, datasetId: DatasetId, body: SearchRecordsQuery, params: SearchParams, mine: boolean) {
-        const include = yield* includeOrFail(params.include)
+    /**
+     * The engine query for a search body, every name resolved in what the caller may see (a 422 otherwise); `None`
+     * for a dataset that is not published (it has no records and no index yet).
+     */
+    const prepare = (actor: User, datasetId: DatasetId, body: SearchRecordsQuery, page: Page, mine: boolean) =>
+      Effect.gen(function*() {
         const dataset = yield* datasets.access(actor, datasetId, mine ? "records.searchOwn" : "records.searchAll")
-        // A draft has no records and no index yet (it is made at publish): nothing to find.
-        if (dataset.status !== "ready") return { items: [], total: 0, total_relation: "eq" as const }
+        if (dataset.status !== "ready") return { dataset, prepared: Option.none() }
         const schema = yield* index.schemaOf(datasetId)
         const viewer = yield* viewers.of(actor, dataset, mine)
         const reference = yield* Either.mapLeft(vectorReference(body), invalid)
@@ -68,13 +75,22 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
             schema: searchableBy(viewer, schema),
             datasetName: dataset.name,
             body,
-            offset: params.offset ?? 0,
-            limit: params.limit ?? 50,
+            offset: page.offset,
+            limit: page.limit,
             user: mine ? actor.id : undefined,
             referenceVector
           }),
           invalid
         )
+        return { dataset, prepared: Option.some({ schema, viewer, query }) }
+      })
+
+    const searchRecords = Effect.fn("Search.records")(
+      function*(actor: User, datasetId: DatasetId, body: SearchRecordsQuery, params: SearchParams, mine: boolean) {
+        const include = yield* includeOrFail(params.include)
+        const { prepared } = yield* prepare(actor, datasetId, body, { offset: params.offset ?? 0, limit: params.limit ?? 50 }, mine)
+        if (Option.isNone(prepared)) return { items: [], total: 0, total_relation: "eq" as const }
+        const { query, schema, viewer } = prepared.value
         const { hits, total, totalRelation } = yield* engine.search(schema, query)
         const rows = new Map<string, RecordRow>((yield* records.findByIds(datasetId, hits.map((h) => h.id))).map((r) => [r.id, r]))
         const found = hits.flatMap((hit) => {
@@ -87,6 +103,25 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
           total,
           total_relation: totalRelation
         }
+      }
+    )
+
+    /**
+     * Checks a search body as `POST /me/datasets/{id}/records/search` does (404, 403, 422), and returns how to read
+     * the ids of every record it matches for the caller, however many: the matches of its text and filters, or,
+     * with a vector, the `limit` most (least) similar ones, as the search would return them.
+     */
+    const matchingIdsOf = Effect.fn("Search.matchingIdsOf")(
+      function*(actor: User, datasetId: DatasetId, body: SearchRecordsQuery, limit: number) {
+        const { dataset, prepared } = yield* prepare(actor, datasetId, body, { offset: 0, limit }, true)
+        const read: Effect.Effect<ReadonlyArray<RecordId>> = Option.match(prepared, {
+          onNone: () => Effect.succeed([]),
+          onSome: ({ query, schema }) =>
+            query.vector === undefined
+              ? engine.matchingIds(schema, query)
+              : Effect.map(engine.search(schema, query), ({ hits }) => hits.map((hit) => hit.id))
+        })
+        return { dataset, read }
       }
     )
 
@@ -113,7 +148,7 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
       }
     })
 
-    return { searchRecords, metadataMetrics, suggestionsOptions } as const
+    return { searchRecords, matchingIdsOf, metadataMetrics, suggestionsOptions } as const
   }),
   dependencies: [
     SearchIndex.Default,

@@ -28,6 +28,16 @@ export interface SearchEngineShape {
   readonly indexCreated: (schema: IndexSchema, records: ReadonlyArray<IndexedRecord>) => StagedIndexing
   readonly deleteRecords: (datasetId: DatasetId, ids: ReadonlyArray<RecordId>) => Effect.Effect<void>
   readonly search: (schema: IndexSchema, query: SearchQuery) => Effect.Effect<SearchHits>
+  /**
+   * The ids of every record that `query`'s text and filters match (its sort, paging and vector are ignored), in no
+   * particular order, however many there are: past the total-tracking bound and the engines' 10 000-hit window.
+   * Remote engines read them `pageSize` at a time.
+   */
+  readonly matchingIds: (
+    schema: IndexSchema,
+    query: SearchQuery,
+    options?: { readonly pageSize?: number | undefined }
+  ) => Effect.Effect<ReadonlyArray<RecordId>>
   readonly metadataMetrics: (
     schema: IndexSchema,
     property: { readonly name: string; readonly settings: MetadataSettings }

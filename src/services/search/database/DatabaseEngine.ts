@@ -29,6 +29,7 @@ import type { MetadataSettings } from "../../../domain/MetadataProperty.js"
 const Hit = Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number) })
 const decodeHits = Schema.decodeUnknown(Schema.Array(Hit))
 const decodeAllowed = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String, key: DbInt })))
+const decodeRecordIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: RecordId })))
 const decodeIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String })))
 
 /** A per-user seed for the stable shuffle of caller-scoped results (FNV-1a of the user id). */
@@ -154,6 +155,22 @@ export const DatabaseEngineLive = Layer.scoped(
       Effect.orDie
     )
 
+    // One statement: the database has no result window to page around, and ids are small.
+    const idsWith = (json: JsonSql, schema: IndexSchema, query: SearchQuery) => Effect.gen(function*() {
+      const c = clauses(sql, json, query.user)
+      const from = query.text === undefined
+        ? sql`records r`
+        : text.matches(schema, query.text.q, query.text.field, { scored: false })
+      if (from === undefined) return []
+      const where = sql.and([sql`r.dataset_id = ${schema.datasetId}`, ...query.filters.map(c.filter)])
+      const rows = yield* decodeRecordIds(yield* read(sql`select r.id from ${from} where ${where} order by ${sequence}`))
+      return rows.map((row) => row.id)
+    })
+    const matchingIds = Effect.fn("DatabaseEngine.matchingIds")(
+      (schema: IndexSchema, query: SearchQuery) => overJson((json) => idsWith(json, schema, query)),
+      Effect.orDie
+    )
+
     type Property = { readonly name: string; readonly settings: MetadataSettings }
     const metricsWith = (json: JsonSql, schema: IndexSchema, property: Property) =>
       Effect.gen(function*() {
@@ -208,6 +225,7 @@ export const DatabaseEngineLive = Layer.scoped(
       }),
       deleteRecords: (datasetId, ids) => Effect.all([text.remove(datasetId, ids), vectors.dropAll, ann.deleted], { discard: true }),
       search,
+      matchingIds,
       metadataMetrics
     })
   })

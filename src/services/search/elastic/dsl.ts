@@ -52,3 +52,21 @@ export const searchBody = (schema: IndexSchema, query: SearchQuery, flavor: Flav
     ...common
   }
 }
+
+/**
+ * One page of the ids of every match (`matchingIds`): the text query and filters in id order, after the last id of
+ * the page before (`search_after`), so no page is deeper than the first and the 10 000-hit window never applies.
+ */
+export const idsPageBody = (
+  schema: IndexSchema,
+  query: SearchQuery,
+  after: string | undefined,
+  size: number
+): JsonObject => ({
+  query: combined(schema, query),
+  sort: [{ id: { order: "asc" } }],
+  size,
+  _source: false,
+  track_total_hits: false,
+  ...(after === undefined ? {} : { search_after: [after] })
+})

@@ -8,7 +8,7 @@ import type { IndexedRecord, IndexSchema } from "../Query.js"
 import type { SearchEngineShape } from "../SearchEngine.js"
 import { type Document, toDocument } from "./documents.js"
 import { metricsBody, metricsResult } from "./dsl/aggregations.js"
-import { searchBody } from "./dsl.js"
+import { idsPageBody, searchBody } from "./dsl.js"
 import type { Flavor } from "./json.js"
 import { createIndexBody, indexName, type IndexSizing, type MappedNames, mappingAdditions } from "./mapping.js"
 import {
@@ -18,6 +18,7 @@ import {
   MappingResponse,
   MetricsResponse,
   RootDocument,
+  toIds,
   toSearchHits
 } from "./responses.js"
 import type { EngineRequest, EngineTransport } from "./transport.js"
@@ -26,6 +27,9 @@ type Records = ReadonlyArray<IndexedRecord>
 
 /** Documents per `_bulk` request. */
 export const BULK_CHUNK = 500
+
+/** Ids per page of `matchingIds`: within the 10 000-hit window, and a few pages for tens of thousands of matches. */
+export const ID_PAGE = 5000
 
 const mappedNames = (response: typeof MappingResponse.Type): MappedNames => {
   const properties = Object.values(response).map((index) => index.mappings.properties)
@@ -116,6 +120,20 @@ export const makeEngine = (flavor: Flavor, transport: EngineTransport, sizing: I
         body: searchBody(schema, query, flavor)
       })
       return yield* toSearchHits(body)
+    }),
+    matchingIds: Effect.fn(span("matchingIds"))(function*(schema, query, options) {
+      const size = Math.max(1, Math.min(ID_PAGE, options?.pageSize ?? ID_PAGE))
+      const ids: Array<RecordId> = []
+      for (;;) {
+        const { body } = yield* send({
+          method: "POST",
+          path: `/${indexName(schema.datasetId)}/_search`,
+          body: idsPageBody(schema, query, ids.at(-1), size)
+        })
+        const page = yield* toIds(body)
+        ids.push(...page)
+        if (page.length < size) return ids
+      }
     }),
     metadataMetrics: Effect.fn(span("metadataMetrics"))(function*(schema, property) {
       const { body } = yield* send({

@@ -74,3 +74,10 @@ export const toSearchHits = (body: unknown): Effect.Effect<SearchHits> =>
       totalRelation: typeof hits.total === "number" || hits.total.relation !== "gte" ? "eq" as const : "gte" as const
     }))
   )
+
+/** A page of `idsPageBody`: ids only (it tracks no total). */
+export const toIds = (body: unknown): Effect.Effect<ReadonlyArray<RecordId>> =>
+  decode(
+    Schema.Struct({ hits: Schema.Struct({ hits: Schema.Array(Schema.Struct({ _id: RecordId })) }) }),
+    "search response"
+  )(body).pipe(Effect.map(({ hits }) => hits.hits.map((hit) => hit._id)))
