@@ -34,7 +34,8 @@ const operations = (seed: FuzzSeed): ReadonlyArray<{
       "/api/v1/datasets/{id}/users/progress",
       "/api/v1/me/datasets/{id}/metadata-properties",
       "/api/v1/me/datasets/{id}/metrics",
-      "/api/v1/me/datasets/{id}/records/search"
+      "/api/v1/me/datasets/{id}/records/search",
+      "/api/v1/me/datasets/{id}/responses/apply"
     ],
     parameters: { id: seed.dataset }
   },

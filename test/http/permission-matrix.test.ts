@@ -183,6 +183,11 @@ const table: Readonly<Record<string, Case | ReadonlyArray<Case>>> = {
   "responses.bulk": needs(["records.read", "responses.create"], (w) => ({
     json: { items: [{ record_id: w.record.id, ...ANSWER }] }
   }), { judge: (body) => items(body)[0]?.error === null }),
+  // A search that matches nothing: the job it starts leaves the world's records as they are.
+  "responses.apply": needs(["records.searchOwn", "responses.create"], (w) => ({
+    ...dataset(w),
+    json: { search: { query: { text: { q: "nothing-matches-this" } } }, ...ANSWER }
+  })),
   "suggestions.list": needs("records.read", record),
   "suggestions.upsert": needs("suggestions.write", (w) => ({
     ...record(w),
