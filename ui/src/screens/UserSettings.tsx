@@ -20,19 +20,19 @@ const ThemeChoice = () => {
       <fieldset className="theme-choice">
         <legend>Theme</legend>
         {THEMES.map((theme) => (
-          <label key={theme} className="theme-option">
+          <div key={theme} className="theme-option">
             <input
               type="radio"
+              id={`theme-${theme}`}
               name="theme"
               value={theme}
               checked={current === theme}
               onChange={() => setTheme(theme)}
+              aria-describedby={`theme-hint-${theme}`}
             />
-            <span>
-              {THEME_LABELS[theme]}
-              <span className="muted theme-hint">{THEME_HINTS[theme]}</span>
-            </span>
-          </label>
+            <label htmlFor={`theme-${theme}`}>{THEME_LABELS[theme]}</label>
+            <span id={`theme-hint-${theme}`} className="muted theme-hint">{THEME_HINTS[theme]}</span>
+          </div>
         ))}
       </fieldset>
     </section>

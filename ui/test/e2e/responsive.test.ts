@@ -1,0 +1,227 @@
+/**
+ * Small screens and themes, in headless Chromium over a real Gloss: at 400×800, on every screen of the table
+ * below and in every theme, no page scrolls sideways, every control that can take the focus lies within the
+ * viewport once focused and is not covered by anything, each is at least 24 px in both directions (inline links in
+ * text aside), and axe finds no serious or critical violation. The data is made to break layouts
+ * (`responsiveSeed.ts`): long words and URLs, a wide markdown table, a wide image, a chat, a custom field, a span
+ * question and thirty long labels.
+ */
+import { AxeBuilder } from "@axe-core/playwright"
+import { Effect, ManagedRuntime } from "effect"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
+import { buildUi, hasChromium, launch, SCREENSHOTS, signIn } from "./browser.js"
+import { type ResponsiveSeeded, seedResponsive } from "./responsiveSeed.js"
+
+/**
+ * The screens checked, one line each: where it is, what shows it is ready, and what to do once it is (open a
+ * dialog, a menu). Screens other parts of the UI add belong here too.
+ */
+interface Screen {
+  readonly name: string
+  readonly path: (seeded: ResponsiveSeeded) => string
+  readonly ready: string
+  readonly setup?: (page: Page) => Promise<void>
+  /** shown before signing in */
+  readonly signedOut?: boolean
+}
+
+const annotation = (s: ResponsiveSeeded) => `/dataset/${s.datasetId}/annotation-mode`
+
+const SCREENS: ReadonlyArray<Screen> = [
+  { name: "sign-in", path: () => "/sign-in", ready: "#username", signedOut: true },
+  { name: "home", path: () => "/", ready: "table.datasets a" },
+  { name: "annotation", path: annotation, ready: ".record-card .field-image" },
+  {
+    name: "annotation with the help sheet open",
+    path: annotation,
+    ready: ".record-card .field-image",
+    setup: async (page) => {
+      await page.getByRole("button", { name: /Shortcuts/ }).click()
+      await page.locator(".help-sheet[open]").waitFor()
+    }
+  },
+  { name: "user settings", path: () => "/user-settings", ready: "input[aria-label='API key']" }
+]
+
+interface Theme {
+  readonly name: string
+  /** what My settings stored (null: nothing, the system decides) */
+  readonly stored: "light" | "dark" | "high-contrast" | null
+  readonly colorScheme: "light" | "dark"
+  readonly forcedColors?: "active"
+  /** the page's background colour in this theme */
+  readonly background: string
+}
+
+const THEMES: ReadonlyArray<Theme> = [
+  // The stored choice wins over the system's.
+  { name: "light", stored: "light", colorScheme: "dark", background: "rgb(246, 247, 249)" },
+  { name: "dark", stored: null, colorScheme: "dark", background: "rgb(18, 20, 24)" },
+  { name: "high contrast", stored: "high-contrast", colorScheme: "light", background: "rgb(0, 0, 0)" }
+]
+
+const WIDTH = 400
+const HEIGHT = 800
+
+if (!hasChromium) console.warn("ui e2e: skipped, no Chromium at /usr/bin/chromium (apt-get install chromium)")
+
+const runtime = ManagedRuntime.make(TestServerLive("sqlite"))
+let url = ""
+let seeded: ResponsiveSeeded
+let browser: Browser
+
+/** No serious or critical accessibility violation on the page as it is now. */
+const axeViolations = async (page: Page, screen: string) => {
+  const result = await new AxeBuilder({ page }).analyze()
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${screen}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)
+}
+
+/**
+ * Focuses, one after the other, every element that can take the focus and is shown, and reports those that then
+ * lie outside the viewport's width, are covered by another element at their centre, or are smaller than 24 px
+ * (inline links inside text are exempt, as WCAG 2.5.8 has it; a radio or checkbox counts with its label).
+ */
+const layoutProblems = (page: Page) =>
+  page.evaluate(() => {
+    const problems: Array<string> = []
+    const describe = (el: Element) => {
+      const name = (el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 40)
+      return `${el.tagName.toLowerCase()}${el.className === "" ? "" : `.${String(el.className).split(" ").join(".")}`} "${name}"`
+    }
+    const root = document.documentElement
+    if (root.scrollWidth > window.innerWidth) problems.push(`the page is ${root.scrollWidth} px wide`)
+    const candidates = document.querySelectorAll<HTMLElement>(
+      "a[href], button, input, select, textarea, summary, iframe, [tabindex]:not([tabindex='-1'])"
+    )
+    for (const el of Array.from(candidates)) {
+      if (el.matches(":disabled") || !el.checkVisibility({ visibilityProperty: true })) continue
+      el.focus()
+      // Behind an open modal dialog everything is inert: it cannot be reached, nor should it be.
+      if (document.activeElement !== el) continue
+      const box = el.getBoundingClientRect()
+      if (box.width === 0 || box.height === 0) continue
+      if (box.left < -0.5 || box.right > window.innerWidth + 0.5) {
+        problems.push(`${describe(el)} spans ${Math.round(box.left)}–${Math.round(box.right)} px`)
+      }
+      // A link that wraps has several boxes, and the middle of their union may fall between the lines.
+      const first = el.getClientRects()[0] ?? box
+      const x = Math.min(Math.max(first.left + first.width / 2, 0), window.innerWidth - 1)
+      const y = Math.min(Math.max(first.top + first.height / 2, 0), window.innerHeight - 1)
+      const hit = document.elementFromPoint(x, y)
+      const label = el instanceof HTMLInputElement ? el.labels?.[0] ?? null : el.closest("label")
+      if (hit !== null && !el.contains(hit) && !(label?.contains(hit) ?? false)) {
+        problems.push(`${describe(el)} is covered by ${describe(hit)}`)
+      }
+      const inlineLink = el.tagName === "A" && getComputedStyle(el).display === "inline"
+      const target = (el.matches("input[type=radio], input[type=checkbox]") ? label : null) ?? el
+      const size = target.getBoundingClientRect()
+      if (!inlineLink && (size.width < 24 || size.height < 24)) {
+        problems.push(`${describe(el)} is ${Math.round(size.width)}×${Math.round(size.height)} px`)
+      }
+    }
+    return problems
+  })
+
+const contextFor = async (theme: Theme): Promise<BrowserContext> => {
+  const context = await browser.newContext({
+    viewport: { width: WIDTH, height: HEIGHT },
+    colorScheme: theme.colorScheme,
+    ...(theme.forcedColors === undefined ? {} : { forcedColors: theme.forcedColors })
+  })
+  if (theme.stored !== null) {
+    await context.addInitScript((stored) => localStorage.setItem("gloss.theme", stored), theme.stored)
+  }
+  return context
+}
+
+describe.skipIf(!hasChromium)("small screens and themes", () => {
+  beforeAll(async () => {
+    buildUi()
+    url = (await runtime.runPromise(TestServer)).url
+    seeded = await Effect.runPromise(seedResponsive(url, OWNER.apiKey))
+    browser = await launch()
+  }, 180_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await runtime.dispose()
+  })
+
+  for (const theme of THEMES) {
+    describe(`${theme.name} theme`, () => {
+      let context: BrowserContext
+      let page: Page
+      let signedIn = false
+
+      beforeAll(async () => {
+        context = await contextFor(theme)
+        page = await context.newPage()
+      })
+      afterAll(() => context?.close())
+
+      for (const screen of SCREENS.toSorted((a, b) => Number(b.signedOut ?? false) - Number(a.signedOut ?? false))) {
+        it(`${screen.name}: nothing scrolls sideways at ${WIDTH} px, every control is reachable, axe is clean`, async () => {
+          if (screen.signedOut !== true && !signedIn) {
+            await page.goto(`${url}/sign-in`)
+            await signIn(page, seeded.annotator.username, seeded.annotator.password)
+            await page.waitForURL((u) => !u.pathname.startsWith("/sign-in"))
+            signedIn = true
+          }
+          await page.goto(`${url}${screen.path(seeded)}`)
+          await page.locator(screen.ready).first().waitFor()
+          await screen.setup?.(page)
+          expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(theme.background)
+          const shot = `${SCREENSHOTS}/narrow-${theme.name}-${screen.name}.png`.replaceAll(" ", "-")
+          await page.screenshot({ path: shot })
+          expect(await layoutProblems(page)).toEqual([])
+          expect(await axeViolations(page, `${screen.name} (${theme.name})`)).toEqual([])
+        }, 60_000)
+      }
+    })
+  }
+
+  it("a theme chosen in My settings applies at once, and after a reload before the app's own script runs", async () => {
+    const context = await browser.newContext({ viewport: { width: WIDTH, height: HEIGHT }, colorScheme: "light" })
+    const page = await context.newPage()
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor)
+    const dataTheme = () => page.evaluate(() => document.documentElement.getAttribute("data-theme"))
+    await page.goto(`${url}/sign-in?redirect=${encodeURIComponent("/user-settings")}`)
+    await signIn(page, seeded.annotator.username, seeded.annotator.password)
+    await page.getByRole("radio", { name: "System" }).waitFor()
+    expect(await page.getByRole("radio", { name: "System" }).isChecked()).toBe(true)
+    expect(await dataTheme()).toBeNull()
+    expect(await background()).toBe("rgb(246, 247, 249)")
+
+    // By keyboard: arrows move through the radio group, and each choice applies at once.
+    await page.getByRole("radio", { name: "System" }).focus()
+    await page.keyboard.press("ArrowDown")
+    await page.keyboard.press("ArrowDown")
+    expect(await dataTheme()).toBe("dark")
+    expect(await background()).toBe("rgb(18, 20, 24)")
+    await page.keyboard.press("ArrowDown")
+    expect(await page.getByRole("radio", { name: "High contrast" }).isChecked()).toBe(true)
+    expect(await dataTheme()).toBe("high-contrast")
+    expect(await background()).toBe("rgb(0, 0, 0)")
+    expect(await layoutProblems(page)).toEqual([])
+
+    // Without the app's script (blocked), the stored theme is still in place: public/theme.js set it first.
+    await page.route(/\/assets\/index-[^/]*\.js$/, (route) => route.abort())
+    await page.reload()
+    expect(await page.locator("#root").innerHTML()).toBe("")
+    expect(await dataTheme()).toBe("high-contrast")
+    expect(await background()).toBe("rgb(0, 0, 0)")
+    await page.unroute(/\/assets\/index-[^/]*\.js$/)
+
+    // Back to the system's theme: nothing stored, no attribute.
+    await page.reload()
+    await page.getByRole("radio", { name: "System" }).check()
+    expect(await dataTheme()).toBeNull()
+    expect(await page.evaluate(() => localStorage.getItem("gloss.theme"))).toBeNull()
+    expect(await background()).toBe("rgb(246, 247, 249)")
+    await context.close()
+  }, 60_000)
+})
