@@ -133,6 +133,21 @@ describe.skipIf(!hasChromium)("team progress and review mode, end to end", () =>
     await page.context().close()
   })
 
+  it("an admin member reviews too, the annotators named from the workspace's members", async () => {
+    const [ann, ben] = seeded.annotators
+    if (ann === undefined || ben === undefined) throw new Error("no annotators seeded")
+    const page = await signedIn(`/dataset/${seeded.datasetId}/annotation-mode?review=1&review_show=disagreement`,
+      seeded.admin.username, seeded.admin.password)
+    await page.locator(".review-panel").waitFor()
+    await expect.poll(() => page.getByRole("region", { name: /Sentiment/ }).innerText()).toContain(ann.username)
+    const sentiment = await page.getByRole("region", { name: /Sentiment/ }).innerText()
+    expect(sentiment).toContain(ben.username)
+    expect(sentiment).toContain("Disagreement")
+    await page.goto(`${url}/dataset/${seeded.datasetId}/team`)
+    await expect.poll(() => page.getByRole("table").innerText()).toContain(ann.username)
+    await page.context().close()
+  })
+
   it("an annotator is offered neither the review toggle nor the team's progress", async () => {
     const [ann] = seeded.annotators
     if (ann === undefined) throw new Error("no annotators seeded")

@@ -1,6 +1,6 @@
 /**
  * A small dataset for review mode (issue 20), seeded through the typed client: two annotators who submit the same
- * sentiment on one record and different ones on another, and a third record nobody answered.
+ * sentiment on one record and different ones on another, a third record nobody answered, and an admin member.
  */
 import { FetchHttpClient } from "@effect/platform"
 import { Effect } from "effect"
@@ -14,6 +14,8 @@ export interface ReviewSeeded {
   readonly datasetId: DatasetId
   readonly datasetName: string
   readonly annotators: ReadonlyArray<{ readonly username: string; readonly password: string }>
+  /** an admin member of the dataset's workspace, who has not answered */
+  readonly admin: { readonly username: string; readonly password: string }
   readonly records: ReadonlyArray<RecordId>
 }
 
@@ -30,6 +32,10 @@ export const seedReview = (baseUrl: string, ownerKey: string, suffix = Date.now(
       if (user.api_key === undefined) return yield* Effect.dieMessage(`the owner was not shown ${user.username}'s API key`)
       annotators.push({ username: user.username, password: REVIEW_PASSWORD, apiKey: user.api_key })
     }
+    const admin = yield* owner.users.create({
+      payload: { first_name: "ada", username: `ada-${suffix}`, password: REVIEW_PASSWORD, role: "admin" }
+    })
+    yield* owner.workspaces.addUser({ path: { id: workspace.id }, payload: { user_id: admin.id } })
     const dataset = yield* owner.datasets.create({ payload: { name: `review-${suffix}`, workspace_id: workspace.id } })
     const id = dataset.id
     yield* owner.fields.create({ path: { id }, payload: { name: "text", title: "Text", settings: { type: "text" } } })
@@ -68,6 +74,7 @@ export const seedReview = (baseUrl: string, ownerKey: string, suffix = Date.now(
       datasetId: id,
       datasetName: dataset.name,
       annotators: annotators.map(({ password, username }) => ({ username, password })),
+      admin: { username: admin.username, password: REVIEW_PASSWORD },
       records
     } satisfies ReviewSeeded
   }).pipe(Effect.provide(FetchHttpClient.layer))
