@@ -4,6 +4,7 @@
  * with its target. Options go to every selected suite (`--records 20000` for `scale`).
  */
 import * as os from "node:os"
+import { applySuite } from "./suites/apply.js"
 import { ingestSuite } from "./suites/ingest.js"
 import { meSuite } from "./suites/me.js"
 import { scaleSuite } from "./suites/scale.js"
@@ -19,6 +20,7 @@ const suites: Record<string, (options: SuiteOptions) => Promise<unknown>> = {
   search: searchSuite,
   ui: uiSuite,
   webhooks: webhooksSuite,
+  apply: applySuite,
   scale: scaleSuite
 }
 

@@ -112,7 +112,7 @@ const postgresCeiling = async (url: string) => {
 }
 
 /** A fresh PostgreSQL database for one measurement, dropped afterwards. */
-const withPostgres = async <A>(run: (url: string) => Promise<A>): Promise<A | { skipped: string }> => {
+export const withPostgres = async <A>(run: (url: string) => Promise<A>): Promise<A | { skipped: string }> => {
   const admin = new pg.Client({ connectionString: PG_URL })
   try {
     await admin.connect()
