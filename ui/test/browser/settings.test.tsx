@@ -206,7 +206,7 @@ describe("import", () => {
     pickFile(screen.getByLabelText(/CSV \(with a header row\)/).element(), new File(["body\nhello\n"], "x.csv"))
     await expect.element(screen.getByText("The required field “Review” has no column.")).toBeVisible()
     await expect.element(screen.getByRole("button", { name: "Import records" })).toBeDisabled()
-    await userEvent.selectOptions(screen.getByLabelText("body"), "field:text")
+    await userEvent.selectOptions(screen.getByLabelText("body").element(), "field:text")
     await expect.element(screen.getByRole("button", { name: "Import records" })).toBeEnabled()
   })
 })
