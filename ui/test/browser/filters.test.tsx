@@ -44,7 +44,7 @@ const cached = () => {
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } })
   client.setQueryData(myProgress(DATASET).queryKey, { total: 4, pending: 3, draft: 0, submitted: 1, discarded: 0 })
   client.setQueryData(metadataProperties(DATASET).queryKey, [length])
-  client.setQueryData(metadataMetrics(length.id).queryKey, { type: "integer", min: 1, max: 9 })
+  client.setQueryData(metadataMetrics(length.id).queryKey, { type: "integer" as const, min: 1, max: 9 })
   client.setQueryData(questionsQuery(DATASET).queryKey, [sentiment, quality, text()])
   client.setQueryData(suggestionAgents(DATASET).queryKey, [
     { question: { id: sentiment.id, name: "sentiment" }, agents: ["model-a", "model-b"] },
@@ -133,7 +133,7 @@ describe("control panel: sort and filters", () => {
   it("while showing similar records, names the vector, switches most/least and goes back to the queue", async () => {
     const { changes, screen } = panel({ ...base, similar: { recordId: RECORD, vector: "embedding", order: "most_similar" } })
     await expect.element(screen.getByText(/by Sentence embedding/)).toBeVisible()
-    await userEvent.selectOptions(screen.getByLabelText("Order").element(), "least_similar")
+    await userEvent.selectOptions(screen.getByLabelText("Similarity order").element(), "least_similar")
     expect(changes.at(-1)?.similar?.order).toBe("least_similar")
     await screen.getByRole("button", { name: "Back to the queue" }).click()
     expect(changes.at(-1)?.similar).toBeUndefined()

@@ -23,6 +23,7 @@ export const ResponseFilters = (props: Props) => {
     <details className="filters">
       <summary>My responses{count === 0 ? "" : ` (${count})`}</summary>
       <form
+        aria-label="Filter by my responses"
         onSubmit={(event) => {
           event.preventDefault()
           props.onApply(draft)

@@ -20,9 +20,9 @@ export const SimilarBanner = (props: {
       <p id={`${id}-title`}>
         Records similar to <code title={similar.recordId}>{similar.recordId.slice(0, 8)}</code> by {title}
       </p>
-      <label>
-        Order{" "}
-        <select
+      <label htmlFor={`${id}-order`}>Similarity order</label>
+      <select
+          id={`${id}-order`}
           value={similar.order}
           onChange={(e) => {
             const order = SIMILAR_ORDERS.find((o) => o === e.target.value)
@@ -31,7 +31,6 @@ export const SimilarBanner = (props: {
         >
           {SIMILAR_ORDERS.map((o) => <option key={o} value={o}>{ORDER_TEXT[o]}</option>)}
         </select>
-      </label>
       <button type="button" className="secondary" onClick={() => props.onSimilar(undefined)}>Back to the queue</button>
     </section>
   )

@@ -36,6 +36,7 @@ export const SuggestionFilters = (props: Props) => {
     <details className="filters">
       <summary>Suggestions{count === 0 ? "" : ` (${count})`}</summary>
       <form
+        aria-label="Filter by suggestions"
         onSubmit={(event) => {
           event.preventDefault()
           props.onApply(draft)
