@@ -59,7 +59,9 @@ const THEMES: ReadonlyArray<Theme> = [
   // The stored choice wins over the system's.
   { name: "light", stored: "light", colorScheme: "dark", background: "rgb(246, 247, 249)" },
   { name: "dark", stored: null, colorScheme: "dark", background: "rgb(18, 20, 24)" },
-  { name: "high contrast", stored: "high-contrast", colorScheme: "light", background: "rgb(0, 0, 0)" }
+  { name: "high contrast", stored: "high-contrast", colorScheme: "light", background: "rgb(0, 0, 0)" },
+  // Windows' high-contrast mode: the system's colours replace the theme's (Chromium's dark forced palette).
+  { name: "forced colors", stored: null, colorScheme: "dark", forcedColors: "active", background: "rgb(0, 0, 0)" }
 ]
 
 const WIDTH = 400
@@ -173,6 +175,8 @@ describe.skipIf(!hasChromium)("small screens and themes", () => {
           }
           await page.goto(`${url}${screen.path(seeded)}`)
           await page.locator(screen.ready).first().waitFor()
+          // Whatever else the screen loads (a select's options, counts) can widen it: check once it has all come.
+          await page.waitForLoadState("networkidle")
           await screen.setup?.(page)
           expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(theme.background)
           const shot = `${SCREENSHOTS}/narrow-${theme.name}-${screen.name}.png`.replaceAll(" ", "-")
