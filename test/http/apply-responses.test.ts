@@ -3,11 +3,14 @@
  * matches, as a job whose progress `GET /jobs/{id}` shows; through the typed client against a real server.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { DatasetId, RecordId } from "../../src/domain/Ids.js"
 import type { Job } from "../../src/domain/Job.js"
 import type { ResponsesApply } from "../../src/domain/ResponsesApply.js"
-import { dialects } from "../support/databases.js"
+import { JobSettings } from "../../src/services/jobs/model.js"
+import { removeRedisKeys, testSettings } from "../jobs/support/backends.js"
+import { REDIS_URL, standaloneAvailable } from "../jobs/support/redis.js"
+import { type Dialect, dialects } from "../support/databases.js"
 import { datasetPath, draftDataset, send } from "../support/datasets.js"
 import { expectFailure } from "../support/expect.js"
 import { userWith, workspace } from "../support/fixtures.js"
@@ -87,9 +90,22 @@ const responsesOf = (ds: { readonly id: string }, apiKey: string) =>
     }
   })
 
-for (const dialect of dialects) {
-  describe(dialect, () => {
-    layer(TestServerLive(dialect), { excludeTestServices: true, timeout: 120_000 })("applying responses", (it) => {
+const setups: ReadonlyArray<readonly [string, Dialect, Record<string, string>]> = [
+  ...dialects.map((dialect) => [dialect, dialect, {}] as const),
+  ...(standaloneAvailable ? [["sqlite + redis", "sqlite", { GLOSS_REDIS_URL: REDIS_URL }] as const] : [])
+]
+
+for (const [name, dialect, env] of setups) {
+  describe(name, () => {
+    // On Redis, a key prefix of the suite's own, removed afterwards.
+    const settings = testSettings()
+    const server = TestServerLive(dialect, env).pipe(
+      Layer.provideMerge(Layer.succeed(JobSettings, settings)),
+      Layer.merge(Layer.scopedDiscard(Effect.addFinalizer(() =>
+        "GLOSS_REDIS_URL" in env ? removeRedisKeys(env, settings) : Effect.void
+      )))
+    )
+    layer(server, { excludeTestServices: true, timeout: 120_000 })("applying responses", (it) => {
       it.effect("answers every record the search matches, across many pages; the job ends at done == total", () =>
         Effect.gen(function*() {
           const { alice, ds, records } = yield* dataset(300)
