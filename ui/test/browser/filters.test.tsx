@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest"
 import { render } from "vitest-browser-react"
 import { DatasetId, RecordId } from "../../../src/domain/Ids.js"
 import { MetadataProperty } from "../../../src/domain/MetadataProperty.js"
+import type { MetadataMetrics } from "../../../src/domain/Search.js"
 import { VectorSettings } from "../../../src/domain/VectorSettings.js"
 import {
   metadataMetrics,
@@ -44,7 +45,8 @@ const cached = () => {
   const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } })
   client.setQueryData(myProgress(DATASET).queryKey, { total: 4, pending: 3, draft: 0, submitted: 1, discarded: 0 })
   client.setQueryData(metadataProperties(DATASET).queryKey, [length])
-  client.setQueryData(metadataMetrics(length.id).queryKey, { type: "integer" as const, min: 1, max: 9 })
+  const lengthMetrics: MetadataMetrics = { type: "integer", min: 1, max: 9 }
+  client.setQueryData(metadataMetrics(length.id).queryKey, lengthMetrics)
   client.setQueryData(questionsQuery(DATASET).queryKey, [sentiment, quality, text()])
   client.setQueryData(suggestionAgents(DATASET).queryKey, [
     { question: { id: sentiment.id, name: "sentiment" }, agents: ["model-a", "model-b"] },
