@@ -20,7 +20,7 @@ export const ResponseFilters = (props: Props) => {
   if (questions.length === 0) return null
   const count = Object.keys(props.filters).length
   return (
-    <details className="filters">
+    <details className="filter-panel">
       <summary>My responses{count === 0 ? "" : ` (${count})`}</summary>
       <form
         aria-label="Filter by my responses"

@@ -25,7 +25,7 @@ export const SortPanel = (props: Props) => {
     setChosen("")
   }
   return (
-    <details className="filters sort-panel">
+    <details className="filter-panel sort-panel">
       <summary>Sort{sort.length === 0 ? "" : ` (${sort.length})`}</summary>
       <div className="filter-body">
         {sort.length === 0 ? <p className="muted">No sort: the server's own order for you.</p> : (

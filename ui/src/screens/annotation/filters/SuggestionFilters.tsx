@@ -33,7 +33,7 @@ export const SuggestionFilters = (props: Props) => {
     setDraft(isSuggestionActive(next) ? { ...rest, [name]: next } : rest)
   }
   return (
-    <details className="filters">
+    <details className="filter-panel">
       <summary>Suggestions{count === 0 ? "" : ` (${count})`}</summary>
       <form
         aria-label="Filter by suggestions"
