@@ -22,6 +22,7 @@ import { CHROMIUM, firstScreenJs, hasChromium, launch, nextRecordMillis, signIn,
 import { LONG_SPANS, LONG_TEXT, seed, seedLongText } from "../../ui/test/e2e/seed.js"
 import { percentile } from "../lib/latency.js"
 import { BENCH_API_KEY, ROOT, startGloss } from "../lib/processes.js"
+import { settingsPageMs } from "./uiSettings.js"
 
 const ROUND_TRIPS = 2
 const SWITCHES = 20
@@ -139,6 +140,7 @@ export const uiSuite = async () => {
       await fresh.close()
     }
 
+    const settingsPage = await settingsPageMs(browser, server.url, { username: "bench", password: "bench-password", apiKey: BENCH_API_KEY })
     const nextRecord = summary(moves)
     const longText = {
       switchToIt: summary(toLong),
@@ -159,6 +161,7 @@ export const uiSuite = async () => {
         spansListedAfter: listed
       },
       firstScreenJs: { gzippedKiB: firstScreenKiB, files: firstScreen.files },
+      settingsPageMs: settingsPage,
       pageErrors,
       targets: "every interaction (next record, to/from the long record, cursor move, add a span) p95 < 100 ms; " +
         "page opened on the long record p50 < 1 000 ms; first-screen JS < 250 kB gzipped",
