@@ -10,7 +10,9 @@
  * - long text: ← / → between the short record and the long one (the long one drawn with its 200 spans); the page
  *   opened on the long record in a new browser context (cold cache), navigation start to the spans painted; in its
  *   text, the keyboard cursor moved (→) and a span added (Enter), one after the other;
- * - the gzipped size of the JavaScript the first screen loads.
+ * - the gzipped size of the JavaScript the first screen loads;
+ * - the bulk view (bench/suites/uiBulk.ts): 100 records rendered after a page-size change, and select all + apply
+ *   on `--bulk-records` N matching records (default 10 000) until the job finished and the list refreshed.
  * Every interaction is timed inside the page from the key press to the rendered frame that shows its result
  * (`timeKey` in ui/test/e2e/browser.ts). Without Chromium the suite answers `{ skipped }`.
  */
@@ -23,6 +25,8 @@ import { LONG_SPANS, LONG_TEXT, seed, seedLongText } from "../../ui/test/e2e/see
 import { percentile } from "../lib/latency.js"
 import { BENCH_API_KEY, ROOT, startGloss } from "../lib/processes.js"
 import { settingsPageMs } from "./uiSettings.js"
+import type { SuiteOptions } from "../run.js"
+import { bulkFigures, bulkRecordsOf } from "./uiBulk.js"
 
 const ROUND_TRIPS = 2
 const SWITCHES = 20
@@ -57,7 +61,7 @@ const spansShownAt = (count: number) => `(() => {
 
 const recordsLoaded = (page: Page, total: number) => page.locator(".record-nav", { hasText: `of ${total}` }).waitFor()
 
-export const uiSuite = async () => {
+export const uiSuite = async (options: SuiteOptions = {}) => {
   if (!hasChromium) return { skipped: `no Chromium at ${CHROMIUM} (apt-get install chromium, or run scripts/services.sh)` }
   if (!existsSync(path.join(ROOT, "dist/ui/index.html"))) return { skipped: "dist/ui is not built: run `npm run build` first" }
   const server = await startGloss()
@@ -140,6 +144,8 @@ export const uiSuite = async () => {
       await fresh.close()
     }
 
+    const bulkView = await bulkFigures(browser, server.url, bulkRecordsOf(options))
+
     const settingsPage = await settingsPageMs(browser, server.url, { username: "bench", password: "bench-password", apiKey: BENCH_API_KEY })
     const nextRecord = summary(moves)
     const longText = {
@@ -162,6 +168,7 @@ export const uiSuite = async () => {
       },
       firstScreenJs: { gzippedKiB: firstScreenKiB, files: firstScreen.files },
       settingsPageMs: settingsPage,
+      bulkView,
       pageErrors,
       targets: "every interaction (next record, to/from the long record, cursor move, add a span) p95 < 100 ms; " +
         "page opened on the long record p50 < 1 000 ms; first-screen JS < 250 kB gzipped",
