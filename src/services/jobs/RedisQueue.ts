@@ -101,13 +101,13 @@ export const makeRedisQueue = (url: Redacted.Redacted<string>, cluster: boolean)
     })
 
     const lookup: JobQueueShape["lookup"] = Effect.fn("Jobs.lookup")(function*(id: string) {
+      // The state first, then the job: a handler's last report precedes its completion, so a job read as finished
+      // shows its final progress (read the other way round, it could show an older one).
       const found = yield* Effect.tryPromise(async () => {
+        const state = await queue.getJobState(id)
         const job = await queue.getJob(id)
         if (job === undefined) return undefined
-        const [state, startedBy] = await Promise.all([
-          job.getState(),
-          queue.client.then((client) => client.hget(queue.toKey(id), STARTED_BY))
-        ])
+        const startedBy = await queue.client.then((client) => client.hget(queue.toKey(id), STARTED_BY))
         return { state, progress: job.progress, startedBy }
       }).pipe(Effect.orDie)
       if (found === undefined) return Option.none()
