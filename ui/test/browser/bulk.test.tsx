@@ -1,7 +1,7 @@
 /**
  * The bulk view's page in Chromium: selecting records, the page and all matching records (with the confirmation and
- * the deselected records sent as `exclude`), the page size and pager, the span highlights, and the writes for
- * selected records cut into calls of at most 100 items.
+ * the deselected records sent as `exclude`), the page size and pager, the span highlights, the writes for
+ * selected records cut into calls of at most 100 items, and the apply job's progress.
  */
 import { userEvent } from "@vitest/browser/context"
 import { useState } from "react"
@@ -11,6 +11,7 @@ import type { UserId } from "../../../src/domain/Ids.js"
 import type { DatasetRecord } from "../../../src/domain/Record.js"
 import { saveRecords } from "../../src/data/bulk.js"
 import { BulkPanel, type BulkTarget } from "../../src/screens/annotation/bulk/BulkPanel.js"
+import { JobProgress } from "../../src/screens/annotation/bulk/JobProgress.js"
 import type { PageSize } from "../../src/screens/annotation/bulk/selection.js"
 import { field, label, record, span, suggestion } from "../fixtures.js"
 
@@ -245,5 +246,28 @@ describe("bulk writes for selected records", () => {
     expect(outcome.saved).toBe(100)
     expect(outcome.errors).toHaveLength(20)
     expect(new Set(outcome.errors.map((e) => e.detail))).toEqual(new Set(["dataset is not published"]))
+  })
+})
+
+describe("apply job progress", () => {
+  it("shows done of total, the failures with their reasons, and Close once ended", async () => {
+    const closed: Array<boolean> = []
+    const running = render(
+      <JobProgress running error={undefined} onDismiss={() => closed.push(true)}
+        job={{ id: "j1", status: "started", progress: { done: 500, total: 10_000, failed: 0, errors: [] } }} />
+    )
+    await expect.element(running.getByText("500 of 10000")).toBeVisible()
+    expect(running.getByRole("progressbar").element().getAttribute("value")).toBe("500")
+    expect(document.querySelector(".bulk-job button")).toBeNull()
+    running.unmount()
+    const ended = render(
+      <JobProgress running={false} error={undefined} onDismiss={() => closed.push(true)}
+        job={{ id: "j1", status: "finished", progress: { done: 10_000, total: 10_000, failed: 2, errors: [{ id: "r7", detail: "record r7 was deleted" }] } }} />
+    )
+    await expect.element(ended.getByRole("heading", { name: "Applied" })).toBeVisible()
+    await expect.element(ended.getByText("2 not saved; the first reasons:")).toBeVisible()
+    await expect.element(ended.getByText(/record r7 was deleted/)).toBeVisible()
+    await ended.getByRole("button", { name: "Close" }).click()
+    expect(closed).toEqual([true])
   })
 })

@@ -14,8 +14,9 @@ export const JobProgress = ({ error, job, onDismiss, running }: Props) => {
   const total = progress?.total ?? null
   const ended = !running
   return (
-    <section className="panel bulk-job" aria-labelledby="bulk-job-title" aria-live="polite">
-      <h3 id="bulk-job-title">
+    <section className="panel bulk-job" aria-labelledby="bulk-job-title">
+      {/* Only the state is announced, not every poll's count. */}
+      <h3 id="bulk-job-title" aria-live="polite">
         {error !== undefined
           ? "Applying the answer failed"
           : job === undefined
