@@ -3,7 +3,8 @@
  * guidelines (previewed), a label's wording and order and `min_submitted`, and the server then holds them; an
  * annotator opening the same page is told only owners and admins can; the owner creates a dataset from the UI and
  * publishes it, imports a 1 000-row CSV with progress (the server then holds 1 000 records), and deletes it after
- * typing its name. Axe on every screen; at 400 px wide nothing scrolls sideways.
+ * typing its name; a creation step the server refuses is shown on its item, and the draft it left is finished from
+ * the same form. Axe on every screen; at 400 px wide nothing scrolls sideways.
  */
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -194,6 +195,34 @@ describe.skipIf(!hasChromium)("dataset settings, creation and import, end to end
     await page.waitForURL((u) => u.pathname === "/")
     const gone = await Effect.runPromise(Effect.either(client.datasets.get({ path: { id } })))
     expect(gone._tag === "Left" ? gone.left._tag : "still there").toBe("NotFound")
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  it("a step the server refuses is shown on its item; the draft left behind is finished from the same form", async () => {
+    const { page, context, errors } = await signedIn(OWNER.username, OWNER.password)
+    const name = `draft-${Date.now().toString(36)}`
+    await page.goto(`${url}/new-dataset`)
+    await page.getByLabel("Name", { exact: true }).first().fill(name)
+    // More options than the server allows (GLOSS_LABEL_SELECTION_OPTIONS_MAX_ITEMS, 500): only the server knows.
+    const question = page.getByRole("group", { name: "question 1" })
+    await question.getByLabel("Options").fill(Array.from({ length: 501 }, (_, i) => `label ${i}`).join("\n"))
+    await page.getByRole("button", { name: "Create and publish" }).click()
+    await expect.poll(() => question.locator(".error").innerText()).toContain("at most 500 options are allowed")
+    await expect.poll(() => page.getByRole("status").innerText()).toContain(`The dataset “${name}” exists as a draft`)
+    expect(await page.getByRole("group", { name: "field 1 (created)" }).getByLabel("Name").isDisabled()).toBe(true)
+    await checkA11y(page, "new dataset: a failed step")
+
+    await question.getByLabel("Options").fill("yes\nno")
+    await page.getByRole("button", { name: "Continue: create the rest and publish" }).click()
+    await page.waitForURL(/\/dataset\/[^/]+\/settings$/)
+    const id = DatasetId.make(/\/dataset\/([^/]+)\/settings/.exec(page.url())?.[1] ?? "")
+    const client = await owner()
+    expect((await Effect.runPromise(client.datasets.get({ path: { id } }))).status).toBe("ready")
+    const fields = await Effect.runPromise(client.fields.list({ path: { id } }))
+    const questions = await Effect.runPromise(client.questions.list({ path: { id } }))
+    expect(fields.items.map((f) => f.name)).toEqual(["text"])
+    expect(questions.items.map((q) => (q.settings.type === "label_selection" ? q.settings.options.map((o) => o.value) : []))).toEqual([["yes", "no"]])
     expect(errors).toEqual([])
     await context.close()
   })
