@@ -149,7 +149,8 @@ export const BulkPanel = (props: Props) => {
             <span className="bulk-all">
               All {totalText} matching records selected
               {selection.exclude.size > 0 ? `, less ${selection.exclude.size} deselected` : ""}.{" "}
-              <button type="button" className="secondary" onClick={() => setSelection(none)}>Clear selection</button>
+              {/* The button pressed to get here is gone: keyboard users go on from this one. */}
+              <button type="button" className="secondary" autoFocus onClick={() => setSelection(none)}>Clear selection</button>
             </span>
           )
           : confirming
