@@ -103,6 +103,13 @@ export const updateVectorSettings = async (datasetId: DatasetId, id: VectorSetti
   return updated
 }
 
+export const publishDataset = async (id: DatasetId) => {
+  const published = await call((c) => c.datasets.publish({ path: { id } }))
+  queryClient.setQueryData(["dataset", id], published)
+  await queryClient.invalidateQueries({ queryKey: ["me", "datasets"] })
+  return published
+}
+
 export const deleteDataset = async (id: DatasetId) => {
   const deleted = await call((c) => c.datasets.delete({ path: { id } }))
   queryClient.removeQueries({ queryKey: ["dataset", id] })

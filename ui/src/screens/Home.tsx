@@ -58,8 +58,9 @@ export const Home = () => {
         <section className="empty">
           <h2>No datasets yet</h2>
           <p>
-            Datasets are created with the Python SDK (<code>rg.Dataset(...).create()</code>) or the API (
-            <a href="api/v1/docs">API docs</a>). Ask an owner or admin to add you to a workspace.
+            {manager ? <><Link to="/new-dataset">Create one here</Link>, or with</> : "Datasets are created with"} the Python SDK
+            (<code>rg.Dataset(...).create()</code>) or the API (<a href="api/v1/docs">API docs</a>). Ask an owner or admin
+            to add you to a workspace.
           </p>
         </section>
       ) : null}

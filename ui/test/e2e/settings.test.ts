@@ -199,6 +199,29 @@ describe.skipIf(!hasChromium)("dataset settings, creation and import, end to end
     await context.close()
   })
 
+  it("a draft dataset is published from its settings page; until then its import page says so", async () => {
+    const client = await owner()
+    const draft = await Effect.runPromise(client.datasets.create({ payload: { name: `unpublished-${Date.now().toString(36)}`, workspace_id: seeded.workspaceId } }))
+    const { page, context, errors } = await signedIn(OWNER.username, OWNER.password)
+    await page.goto(`${url}/dataset/${draft.id}/import`)
+    await expect.poll(() => page.getByRole("alert").innerText()).toContain("Records can be added once the dataset is published")
+    await page.getByRole("link", { name: "settings", exact: true }).click()
+    // Nothing to publish yet: the server's reason is shown.
+    await page.getByRole("button", { name: "Publish" }).click()
+    await expect.poll(() => page.getByRole("alert").innerText()).not.toBe("")
+    await checkA11y(page, "settings: draft")
+    await Effect.runPromise(client.fields.create({ path: { id: draft.id }, payload: { name: "text", title: "Text", settings: { type: "text" } } }))
+    await Effect.runPromise(client.questions.create({
+      path: { id: draft.id },
+      payload: { name: "ok", title: "OK?", required: true, settings: { type: "label_selection", options: [{ value: "y", text: "Yes" }, { value: "n", text: "No" }] } }
+    }))
+    await page.getByRole("button", { name: "Publish" }).click()
+    await expect.poll(() => page.getByRole("button", { name: "Publish" }).count()).toBe(0)
+    expect((await Effect.runPromise(client.datasets.get({ path: { id: draft.id } }))).status).toBe("ready")
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
   it("a step the server refuses is shown on its item; the draft left behind is finished from the same form", async () => {
     const { page, context, errors } = await signedIn(OWNER.username, OWNER.password)
     const name = `draft-${Date.now().toString(36)}`

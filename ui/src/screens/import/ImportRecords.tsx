@@ -318,7 +318,7 @@ export const ImportRecords = (props: { readonly datasetId: DatasetId }) => {
       {failure !== null ? <p role="alert">{errorMessage(failure)}</p> : null}
       {dataset.data?.status === "draft" ? (
         <p role="alert" className="notice">
-          Records can be added once the dataset is published. <Link to="/new-dataset">Finish creating it</Link> or publish it from the API.
+          Records can be added once the dataset is published: publish it from its <Link to={`/dataset/${id}/settings`}>settings</Link>.
         </p>
       ) : null}
       {manager && dataset.data?.status === "ready" && fields.data !== undefined && metadata.data !== undefined ? (

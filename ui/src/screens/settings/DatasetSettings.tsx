@@ -3,6 +3,7 @@
  * time (`?tab=`), each saved with the contract's PATCH. Owners and admins edit; anyone else is told so, with no form.
  */
 import { useQuery } from "@tanstack/react-query"
+import { useState } from "react"
 import type { DatasetId } from "../../../../src/domain/Ids.js"
 import { errorMessage } from "../../data/client.js"
 import { dataset as datasetQuery, fields as fieldsQuery, me, questions as questionsQuery } from "../../data/queries.js"
@@ -10,6 +11,7 @@ import {
   allMetadataProperties,
   canManage,
   deleteDataset,
+  publishDataset,
   updateDataset,
   updateField,
   updateMetadataProperty,
@@ -24,6 +26,27 @@ import { GeneralSection } from "./GeneralSection.js"
 import { MetadataSection, VectorsSection } from "./MetadataVectors.js"
 import { QuestionsSection } from "./QuestionsSection.js"
 import "./settings.css"
+
+/** A draft (left so by a failed creation, or made through the API) is published from here; the server says what is missing. */
+const PublishDraft = (props: { readonly datasetId: DatasetId }) => {
+  const [state, setState] = useState<{ readonly busy: boolean; readonly failure?: string }>({ busy: false })
+  const publish = async () => {
+    setState({ busy: true })
+    try {
+      await publishDataset(props.datasetId)
+      setState({ busy: false })
+    } catch (error) {
+      setState({ busy: false, failure: errorMessage(error) })
+    }
+  }
+  return (
+    <>
+      <span className="badge">Draft: not published</span>
+      <button type="button" className="primary" disabled={state.busy} onClick={() => void publish()}>Publish</button>
+      {state.failure === undefined ? null : <p role="alert" className="error">{state.failure}</p>}
+    </>
+  )
+}
 
 const TABS = [
   ["general", "General"],
@@ -83,13 +106,13 @@ export const DatasetSettings = (props: { readonly datasetId: DatasetId }) => {
       {head}
       <div className="settings-actions">
         <Link to={`/dataset/${id}/import`} className="button">Import records</Link>
-        {dataset.data?.status === "draft" ? <span className="badge">Draft: not published</span> : null}
+        {dataset.data?.status === "draft" ? <PublishDraft datasetId={id} /> : null}
       </div>
       <nav aria-label="Settings sections" className="settings-tabs">
         {TABS.map(([key, label]) => (
           <a
             key={key}
-            href={`?tab=${key}`}
+            href={`dataset/${id}/settings${key === "general" ? "" : `?tab=${key}`}`}
             aria-current={key === tab ? "page" : undefined}
             onClick={(event) => {
               event.preventDefault()
