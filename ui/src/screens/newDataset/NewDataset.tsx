@@ -6,7 +6,7 @@
  */
 import { useQuery } from "@tanstack/react-query"
 import { Schema } from "effect"
-import { type FormEvent, type ReactNode, useState } from "react"
+import { type FormEvent, useState } from "react"
 import type { Dataset } from "../../../../src/domain/Dataset.js"
 import { WorkspaceId } from "../../../../src/domain/Ids.js"
 import { call } from "../../data/client.js"
@@ -29,6 +29,7 @@ import {
   type QuestionType,
   vectorPayload
 } from "./draft.js"
+import { Check, Input, Item, replace, Select, type Status } from "./inputs.js"
 import "../settings/settings.css"
 
 const FIELD_TYPES: ReadonlyArray<readonly [FieldType, string]> = [["text", "Text"], ["image", "Image (URL)"], ["chat", "Chat"], ["custom", "Custom (HTML template)"]]
@@ -41,74 +42,6 @@ const QUESTION_TYPES: ReadonlyArray<readonly [QuestionType, string]> = [
   ["span", "Span"]
 ]
 const METADATA_TYPES: ReadonlyArray<readonly [MetadataType, string]> = [["terms", "Terms"], ["integer", "Integer"], ["float", "Float"]]
-
-const Input = (props: {
-  readonly id: string
-  readonly label: string
-  readonly value: string
-  readonly onChange: (value: string) => void
-  readonly type?: "text" | "number"
-  readonly multiline?: boolean
-  readonly hint?: string
-}) => (
-  <div className="settings-input">
-    <label htmlFor={props.id}>{props.label}</label>
-    {props.multiline === true
-      ? <textarea id={props.id} rows={4} value={props.value} aria-describedby={props.hint === undefined ? undefined : `${props.id}-hint`} onChange={(e) => props.onChange(e.target.value)} />
-      : <input id={props.id} type={props.type ?? "text"} value={props.value} aria-describedby={props.hint === undefined ? undefined : `${props.id}-hint`} onChange={(e) => props.onChange(e.target.value)} />}
-    {props.hint === undefined ? null : <span id={`${props.id}-hint`} className="muted settings-hint">{props.hint}</span>}
-  </div>
-)
-
-const Select = <A extends string,>(props: {
-  readonly id: string
-  readonly label: string
-  readonly value: A
-  readonly options: ReadonlyArray<readonly [A, string]>
-  readonly onChange: (value: A) => void
-}) => (
-  <div className="settings-input">
-    <label htmlFor={props.id}>{props.label}</label>
-    <select
-      id={props.id}
-      value={props.value}
-      onChange={(e) => {
-        const chosen = props.options.find(([value]) => value === e.target.value)
-        if (chosen !== undefined) props.onChange(chosen[0])
-      }}
-    >
-      {props.options.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
-    </select>
-  </div>
-)
-
-const Check = (props: { readonly id: string; readonly label: string; readonly checked: boolean; readonly onChange: (checked: boolean) => void }) => (
-  <div className="settings-check">
-    <input id={props.id} type="checkbox" checked={props.checked} onChange={(e) => props.onChange(e.target.checked)} />
-    <label htmlFor={props.id}>{props.label}</label>
-  </div>
-)
-
-type Status = "created" | "failed" | undefined
-
-/** One item of the draft: its inputs (locked once created), its problems and a Remove button. */
-const Item = (props: {
-  readonly label: string
-  readonly status: Status
-  readonly problems: ReadonlyArray<string>
-  readonly onRemove: () => void
-  readonly children: ReactNode
-}) => (
-  <fieldset className={`draft-item panel ${props.status ?? ""}`} disabled={props.status === "created"}>
-    <legend>{props.label}{props.status === "created" ? " (created)" : ""}</legend>
-    <div className="grid">{props.children}</div>
-    {props.problems.length > 0 ? <ul className="error">{props.problems.map((p) => <li key={p}>{p}</li>)}</ul> : null}
-    {props.status === "created" ? null : <div><button type="button" onClick={props.onRemove}>Remove {props.label}</button></div>}
-  </fieldset>
-)
-
-const replace = <A extends { readonly key: string },>(list: ReadonlyArray<A>, key: string, change: Partial<A>) =>
-  list.map((item) => (item.key === key ? { ...item, ...change } : item))
 
 export const NewDataset = () => {
   const user = useQuery(me)
