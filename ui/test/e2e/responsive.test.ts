@@ -23,14 +23,17 @@ interface Screen {
   readonly path: (seeded: ResponsiveSeeded) => string
   readonly ready: string
   readonly setup?: (page: Page) => Promise<void>
-  /** shown before signing in */
-  readonly signedOut?: boolean
+  /** who looks at it: nobody (before signing in), the annotator (the default), or the owner */
+  readonly as?: Viewer
 }
 
+type Viewer = "signed out" | "annotator" | "owner"
+
 const annotation = (s: ResponsiveSeeded) => `/dataset/${s.datasetId}/annotation-mode`
+const dataset = (s: ResponsiveSeeded, rest: string) => `/dataset/${s.datasetId}/${rest}`
 
 const SCREENS: ReadonlyArray<Screen> = [
-  { name: "sign-in", path: () => "/sign-in", ready: "#username", signedOut: true },
+  { name: "sign-in", path: () => "/sign-in", ready: "#username", as: "signed out" },
   { name: "home", path: () => "/", ready: "table.datasets a" },
   { name: "annotation", path: annotation, ready: ".record-card .field-image" },
   {
@@ -42,7 +45,12 @@ const SCREENS: ReadonlyArray<Screen> = [
       await page.locator(".help-sheet[open]").waitFor()
     }
   },
-  { name: "user settings", path: () => "/user-settings", ready: "input[aria-label='API key']" }
+  { name: "user settings", path: () => "/user-settings", ready: "input[aria-label='API key']" },
+  { name: "review", path: (s) => `${annotation(s)}?review=1`, ready: ".review-mode", as: "owner" },
+  { name: "team progress", path: (s) => dataset(s, "team"), ready: "main.team-page", as: "owner" },
+  { name: "dataset settings", path: (s) => dataset(s, "settings"), ready: ".settings-body", as: "owner" },
+  { name: "import records", path: (s) => dataset(s, "import"), ready: "main.settings-page h1", as: "owner" },
+  { name: "new dataset", path: () => "/new-dataset", ready: "main.new-dataset", as: "owner" }
 ]
 
 interface Theme {
@@ -92,7 +100,9 @@ const layoutProblems = (page: Page) =>
     const problems: Array<string> = []
     const describe = (el: Element) => {
       const name = (el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 40)
-      return `${el.tagName.toLowerCase()}${el.className === "" ? "" : `.${String(el.className).split(" ").join(".")}`} "${name}"`
+      const type = el.getAttribute("type")
+      const tag = `${el.tagName.toLowerCase()}${type === null ? "" : `[type=${type}]`}`
+      return `${tag}${el.className === "" ? "" : `.${String(el.className).split(" ").join(".")}`} "${name}"`
     }
     const root = document.documentElement
     if (root.scrollWidth > window.innerWidth) problems.push(`the page is ${root.scrollWidth} px wide`)
@@ -155,24 +165,27 @@ describe.skipIf(!hasChromium)("small screens and themes", () => {
 
   for (const theme of THEMES) {
     describe(`${theme.name} theme`, () => {
-      let context: BrowserContext
-      let page: Page
-      let signedIn = false
-
-      beforeAll(async () => {
-        context = await contextFor(theme)
-        page = await context.newPage()
+      // One browser context per viewer (its own session), made when a screen first needs it.
+      const pages = new Map<Viewer, Page>()
+      const pageFor = async (viewer: Viewer) => {
+        const known = pages.get(viewer)
+        if (known !== undefined) return known
+        const page = await (await contextFor(theme)).newPage()
+        pages.set(viewer, page)
+        if (viewer === "signed out") return page
+        const { password, username } = viewer === "owner" ? OWNER : seeded.annotator
+        await page.goto(`${url}/sign-in`)
+        await signIn(page, username, password)
+        await page.waitForURL((u) => !u.pathname.startsWith("/sign-in"))
+        return page
+      }
+      afterAll(async () => {
+        for (const page of pages.values()) await page.context().close()
       })
-      afterAll(() => context?.close())
 
-      for (const screen of SCREENS.toSorted((a, b) => Number(b.signedOut ?? false) - Number(a.signedOut ?? false))) {
+      for (const screen of SCREENS) {
         it(`${screen.name}: nothing scrolls sideways at ${WIDTH} px, every control is reachable, axe is clean`, async () => {
-          if (screen.signedOut !== true && !signedIn) {
-            await page.goto(`${url}/sign-in`)
-            await signIn(page, seeded.annotator.username, seeded.annotator.password)
-            await page.waitForURL((u) => !u.pathname.startsWith("/sign-in"))
-            signedIn = true
-          }
+          const page = await pageFor(screen.as ?? "annotator")
           await page.goto(`${url}${screen.path(seeded)}`)
           await page.locator(screen.ready).first().waitFor()
           // Whatever else the screen loads (a select's options, counts) can widen it: check once it has all come.
