@@ -118,6 +118,13 @@ export class WebhookVerificationFailed extends Schema.TaggedError<WebhookVerific
   }
 }
 
+/** A job the client waited for (`records.apply`) ended otherwise than `finished`; the server's log says why. */
+export class JobFailed extends Schema.TaggedError<JobFailed>()("JobFailed", { id: Schema.String, status: Schema.String }) {
+  override get message() {
+    return `Job ${this.id} ended ${this.status}`
+  }
+}
+
 /** What happens between the client and the server, whatever the endpoint. */
 export type TransportError = ConnectionFailed | RequestTimeout | UnexpectedResponse
 
@@ -125,6 +132,7 @@ export type TransportError = ConnectionFailed | RequestTimeout | UnexpectedRespo
 export type OptionsError = MissingApiKey | InvalidApiUrl
 
 export type ClientError =
+  | JobFailed
   | MissingLookupArgument
   | WorkspaceNotFound
   | NoWorkspaces

@@ -3,11 +3,14 @@
  * through the list or the search endpoint, `delete` removes by id in batches of at most 100 — with the SDK's batch
  * normalisation warning and summary logs (reference §3.11–§3.13).
  */
-import { Array as Arr, Chunk, Effect, Option, Stream } from "effect"
-import { DatasetId } from "../domain/Ids.js"
+import { Array as Arr, Chunk, Duration, Effect, Option, Stream } from "effect"
+import { DatasetId, RecordId } from "../domain/Ids.js"
+import type { Job, JobProgress } from "../domain/Job.js"
 import type { DatasetRecord, RecordUpsert } from "../domain/Record.js"
 import { MAX_RECORDS_PER_BULK } from "../domain/Record.js"
+import type { ResponseStatus, ResponseValues } from "../domain/Response.js"
 import type { SearchRecordsQuery } from "../domain/Search.js"
+import { JobFailed } from "./Errors.js"
 import { parseId } from "./lookup.js"
 import type { Transport } from "./Transport.js"
 
@@ -53,6 +56,27 @@ export interface StreamOptions {
   /** Default `["responses", "suggestions"]`, as the SDK's iteration; add `vectors` or `vectors:<name>`. */
   readonly include?: ReadonlyArray<string> | undefined
 }
+
+export interface ApplyOptions {
+  /** Which records: a text to search for or a whole query, filters and a sort, as `stream` takes them. */
+  readonly query?: string | SearchQuery | undefined
+  readonly filters?: SearchRecordsQuery["filters"] | undefined
+  readonly sort?: SearchRecordsQuery["sort"] | undefined
+  /** Records to leave out (ids, at most 1000). */
+  readonly exclude?: ReadonlyArray<string | { readonly id: string }> | undefined
+  /** How often the job is asked how far it got; default 500 ms. */
+  readonly pollInterval?: Duration.DurationInput | undefined
+  readonly onProgress?: ((progress: JobProgress) => void) | undefined
+}
+
+/** The caller's answer, applied to each matching record. */
+export interface Answer {
+  readonly status: ResponseStatus
+  readonly values?: ResponseValues | null | undefined
+}
+
+const running = (job: Job) => job.status === "queued" || job.status === "started" || job.status === "scheduled" ||
+  job.status === "deferred"
 
 /**
  * The SDK's rule: the size used is the smallest of the one asked for (or the default), the records at hand and the
@@ -144,7 +168,42 @@ export const makeRecords = ({ api, call }: Transport) => {
     }
   )
 
-  return { log, stream, delete: remove }
+  /**
+   * The caller's answer to every record a search matches (`POST /me/datasets/{id}/responses/apply`), waiting for
+   * the server's job to finish: its final progress, or `JobFailed`.
+   */
+  const apply = Effect.fn("GlossClient.records.apply")(
+    function*(dataset: DatasetRef, answer: Answer, options: ApplyOptions = {}) {
+      const id = yield* datasetId(dataset)
+      const exclude = yield* Effect.forEach(options.exclude ?? [], (record) =>
+        parseId(RecordId, "Record", typeof record === "string" ? record : record.id))
+      const query = typeof options.query === "string" ? { text: { q: options.query } } : options.query
+      let job = yield* call(api.responses.apply({
+        path: { id },
+        payload: {
+          search: { query: query ?? null, filters: options.filters ?? null, sort: options.sort ?? null },
+          status: answer.status,
+          values: answer.values ?? null,
+          exclude
+        }
+      }))
+      const interval = options.pollInterval ?? Duration.millis(500)
+      while (running(job)) {
+        yield* Effect.sleep(interval)
+        job = yield* call(api.jobs.get({ path: { id: job.id } }))
+        if (job.progress !== undefined) options.onProgress?.(job.progress)
+      }
+      if (job.status !== "finished") return yield* new JobFailed({ id: job.id, status: job.status })
+      const progress: JobProgress = job.progress ?? { done: 0, total: 0, failed: 0, errors: [] }
+      yield* Effect.logInfo(
+        `Applied a ${answer.status} response to ${progress.done - progress.failed} records of dataset ${datasetLabel(dataset)}` +
+          (progress.failed > 0 ? ` (${progress.failed} failed)` : "")
+      )
+      return progress
+    }
+  )
+
+  return { log, stream, delete: remove, apply }
 }
 
 export type Records = ReturnType<typeof makeRecords>

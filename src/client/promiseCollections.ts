@@ -6,7 +6,7 @@ import { Effect, Option, type Stream } from "effect"
 import type { DatasetDraft, Dataset } from "./datasetSettings.js"
 import type { DatasetLookup } from "./Datasets.js"
 import type { GlossClientShape } from "./makeClient.js"
-import type { LogOptions, LogResult, DatasetRef, StreamOptions } from "./Records.js"
+import type { Answer, ApplyOptions, LogOptions, LogResult, DatasetRef, StreamOptions } from "./Records.js"
 import type { Sequence } from "./sequence.js"
 import type { UserDraft, UserLookup } from "./Users.js"
 import type { WebhookLookup, WebhookRef } from "./Webhooks.js"
@@ -91,5 +91,7 @@ export const promiseRecords = (run: Run, iterate: Iterate) => ({
     dataset: DatasetRef,
     records: ReadonlyArray<string | { readonly id: string }>,
     options?: { readonly batchSize?: number | undefined }
-  ) => run((client) => client.records.delete(dataset, records, options))
+  ) => run((client) => client.records.delete(dataset, records, options)),
+  apply: (dataset: DatasetRef, answer: Answer, options?: ApplyOptions) =>
+    run((client) => client.records.apply(dataset, answer, options))
 })
