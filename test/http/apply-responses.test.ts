@@ -153,6 +153,21 @@ for (const [name, dialect, env] of setups) {
           expect(answered.get(String(records[3]?.id))).toMatchObject({ status: "draft" })
         }))
 
+      it.effect("applying the same answer again (as a retried job does) updates the same responses, none added", () =>
+        Effect.gen(function*() {
+          const { alice, ds } = yield* dataset(20)
+          const client = yield* clientFor(alice.user.api_key)
+          const payload: ResponsesApply = { search: inGroup("b"), values: yes, status: "submitted" }
+          const first = yield* client.responses.apply({ path: { id: ds.id }, payload })
+          expect((yield* finished(alice.user.api_key, first.id)).progress).toMatchObject({ done: 8, total: 8 })
+          const before = yield* responsesOf(ds, alice.user.api_key)
+          const again = yield* client.responses.apply({ path: { id: ds.id }, payload })
+          expect((yield* finished(alice.user.api_key, again.id)).progress).toMatchObject({ done: 8, total: 8, failed: 0 })
+          const after = yield* responsesOf(ds, alice.user.api_key)
+          expect([...after.keys()].sort()).toEqual([...before.keys()].sort())
+          for (const [record, response] of after) expect(response.id).toBe(before.get(record)?.id)
+        }))
+
       it.effect("the starter reads the job; another annotator gets 403", () =>
         Effect.gen(function*() {
           const { alice, bob, ds } = yield* dataset(5)
