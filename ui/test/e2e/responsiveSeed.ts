@@ -94,7 +94,7 @@ export const seedResponsive = (baseUrl: string, ownerKey: string, suffix = Date.
     yield* owner.records.bulkCreate({
       path: { id },
       payload: {
-        items: [0, 1].map((i) => ({
+        items: [0, 1, 2].map((i) => ({
           external_id: `narrow-${i}`,
           fields: {
             text: TEXT,
@@ -108,6 +108,24 @@ export const seedResponsive = (baseUrl: string, ownerKey: string, suffix = Date.
             { question_name: "entities", value: [{ label: "ORG", start: 0, end: LONG_WORD.length }], agent: "ner", score: [0.9] }
           ]
         }))
+      }
+    })
+    // One record answered, so review and team progress have something to show (and two stay pending).
+    if (user.api_key === undefined) return yield* Effect.dieMessage(`the owner was not shown ${user.username}'s API key`)
+    const answered = (yield* owner.records.list({ path: { id }, urlParams: { limit: 10 } })).items
+      .find((r) => r.external_id === "narrow-2")
+    if (answered === undefined) return yield* Effect.dieMessage("record narrow-2 was not created")
+    const annotator = yield* clientFor(baseUrl, user.api_key)
+    yield* annotator.responses.create({
+      path: { id: answered.id },
+      payload: {
+        status: "submitted",
+        values: {
+          category: { value: "label-5" },
+          tags: { value: ["label-0", "label-1"] },
+          entities: { value: [{ label: "LONG", start: 0, end: LONG_WORD.length }] },
+          comment: { value: `${LONG_WORD} ${LONG_URL}` }
+        }
       }
     })
     return {
