@@ -168,6 +168,20 @@ for (const [name, dialect, env] of setups) {
           for (const [record, response] of after) expect(response.id).toBe(before.get(record)?.id)
         }))
 
+      it.effect("the answers given replace those questions' answers; a draft's other answers (its spans) stay", () =>
+        Effect.gen(function*() {
+          const { alice, ds, records } = yield* dataset(5)
+          const client = yield* clientFor(alice.user.api_key)
+          const drafted = String(records[0]?.id)
+          const spans = { value: [{ label: "x", start: 0, end: 6 }] }
+          yield* send("POST", `/api/v1/records/${drafted}/responses`, { status: "draft", values: { label: { value: "no" }, spans } }, alice.user.api_key)
+          const started = yield* client.responses.apply({ path: { id: ds.id }, payload: { search: {}, values: yes, status: "submitted" } })
+          expect((yield* finished(alice.user.api_key, started.id)).progress).toMatchObject({ done: 5, total: 5, failed: 0 })
+          const answered = yield* responsesOf(ds, alice.user.api_key)
+          expect(answered.get(drafted)).toMatchObject({ status: "submitted", values: { label: { value: "yes" }, spans } })
+          expect(answered.get(String(records[1]?.id))).toMatchObject({ status: "submitted", values: yes })
+        }))
+
       it.effect("the starter reads the job; another annotator gets 403", () =>
         Effect.gen(function*() {
           const { alice, bob, ds } = yield* dataset(5)

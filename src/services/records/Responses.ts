@@ -179,7 +179,9 @@ export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {
      * The caller's answer `body` to each of `ids` (records of `dataset`), written as `bulk` writes each one
      * (validated against its record, status recomputed, events, search index) but in one transaction for all: what
      * applying an answer to many records uses, once it has checked that the caller may answer in the dataset.
-     * Records that are gone, or that the answer does not fit, come back as failures; the others are written.
+     * The answers in `body` replace the caller's earlier answers to those questions and keep the rest, as the web
+     * UI's bulk form does. Records that are gone, or that the answer does not fit, come back as failures; the others
+     * are written.
      */
     const answerMany = Effect.fn("Responses.answerMany")(
       function*(actor: User, dataset: DatasetRow, ids: ReadonlyArray<RecordId>, body: ResponseCreate) {
@@ -188,37 +190,40 @@ export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {
         return yield* db.write(
           Effect.gen(function*() {
             const locked = new Map((yield* recordsRepo.findManyForUpdate(ids)).map((record) => [record.id, record]))
+            const inDataset = ids.filter((id) => locked.get(id)?.dataset_id === dataset.id)
+            const existing = new Map((yield* answers.responsesOfUser(inDataset, actor.id)).map((row) => [row.record_id, row]))
             const failures: Array<{ readonly id: RecordId; readonly detail: string }> = []
-            const valid: Array<RecordRow> = []
+            const rows: Array<ResponseRow> = []
             for (const id of ids) {
               const record = locked.get(id)
               if (record === undefined || record.dataset_id !== dataset.id) {
                 failures.push({ id, detail: NotFound.byId("Record", id).detail })
                 continue
               }
-              const checked = validateResponseValues(context, body.status, body.values ?? null, record.fields)
-              if (Either.isLeft(checked)) failures.push({ id, detail: checked.left })
-              else valid.push(record)
-            }
-            const validIds = valid.map((record) => record.id)
-            const existing = new Map((yield* answers.responsesOfUser(validIds, actor.id)).map((row) => [row.record_id, row]))
-            const rows = valid.map((record): ResponseRow => {
-              const before = existing.get(record.id)
-              return {
+              // The answers given replace those questions' earlier answers; the others (a draft's spans, say) stay.
+              const before = existing.get(id)
+              const values = before?.values == null ? body.values ?? null : { ...before.values, ...body.values }
+              const checked = validateResponseValues(context, body.status, values, record.fields)
+              if (Either.isLeft(checked)) {
+                failures.push({ id, detail: checked.left })
+                continue
+              }
+              rows.push({
                 id: before?.id ?? ResponseId.make(newId()),
                 record_id: record.id,
                 user_id: actor.id,
-                values: body.values ?? null,
+                values,
                 status: body.status,
                 inserted_at: before?.inserted_at ?? at,
                 updated_at: at
-              }
-            })
+              })
+            }
+            const validIds = rows.map((row) => row.record_id)
             const saved = yield* answers.upsertResponses(rows)
             const statuses = new Map(
               (yield* recordsRepo.recompute(validIds, dataset.distribution.min_submitted)).map((row) => [row.id, row.status])
             )
-            if (valid.length > 0) {
+            if (rows.length > 0) {
               yield* answers.touchDatasetUsers(dataset.id, [actor.id], at)
               yield* datasetsRepo.touchActivity(dataset.id, at)
             }
