@@ -60,9 +60,17 @@ const SCREENS: ReadonlyArray<Screen> = [
   { name: "team progress", path: (s) => dataset(s, "team"), ready: "main.team-page", as: "owner" },
   { name: "dataset settings", path: (s) => dataset(s, "settings"), ready: ".settings-body", as: "owner" },
   { name: "import records", path: (s) => dataset(s, "import"), ready: "main.settings-page h1", as: "owner" },
-  { name: "new dataset", path: () => "/new-dataset", ready: "main.new-dataset", as: "owner" }
-  // Not yet: the bulk view (`${annotation(s)}?view=bulk`, ready ".bulk-records"). Its collapsed cards clip links
-  // and custom-field frames that still take the focus, so a keyboard user can focus something no one can see.
+  { name: "new dataset", path: () => "/new-dataset", ready: "main.new-dataset", as: "owner" },
+  { name: "bulk view", path: (s) => `${annotation(s)}?view=bulk`, ready: ".bulk-records" },
+  {
+    name: "bulk view with a record expanded",
+    path: (s) => `${annotation(s)}?view=bulk`,
+    ready: ".bulk-records",
+    setup: async (page) => {
+      await page.locator(".bulk-expand").first().click()
+      await page.locator(".bulk-card-body:not(.compact)").first().waitFor()
+    }
+  }
 ]
 
 interface Theme {

@@ -59,7 +59,9 @@ export const BulkCard = memo(function BulkCard(props: Props) {
           <span className="visually-hidden"> record {props.position}</span>
         </button>
       </div>
-      <div id={bodyId} className={expanded ? "bulk-card-body" : "bulk-card-body compact"}>
+      {/* Collapsed, the body is clipped: what it holds (links, a custom field's frame) stays out of the tab order
+          until Expand, so the keyboard never lands on a control that cannot be seen. */}
+      <div id={bodyId} className={expanded ? "bulk-card-body" : "bulk-card-body compact"} inert={!expanded}>
         {fields.map((field) => {
           const value = record.fields[field.name]
           const span = props.spanQuestions.find((s) => s.question.settings.type === "span" && s.question.settings.field === field.name)
