@@ -98,7 +98,21 @@ describe.skipIf(!hasChromium)("team progress and review mode, end to end", () =>
     expect(page.url()).toContain("review_show=disagreement")
     await checkA11y(page, "review mode, disagreement only")
 
-    // Back to answering as themselves.
+    // `?` opens the keys' sheet here too, though review mode has no record form to take keys.
+    await page.locator("body").press("?")
+    await page.locator(".help-sheet[open]").waitFor()
+    await page.keyboard.press("Escape")
+    // In review mode neither Focus nor Bulk is pressed, and Focus leaves it.
+    const focus = page.getByRole("group", { name: "View" }).getByRole("button", { name: "Focus" })
+    expect(await focus.getAttribute("aria-pressed")).toBe("false")
+    await focus.click()
+    await page.locator(".record-card .span-text, .record-card .field").first().waitFor()
+    expect(page.url()).not.toContain("review=1")
+    expect(await focus.getAttribute("aria-pressed")).toBe("true")
+
+    // Back to review, and out again with its own toggle: answering as themselves.
+    await page.getByRole("button", { name: "Review" }).click()
+    await page.locator(".review-panel").waitFor()
     await page.getByRole("button", { name: "Review" }).click()
     await page.locator(".record-card .span-text, .record-card .field").first().waitFor()
     expect(page.url()).not.toContain("review=1")

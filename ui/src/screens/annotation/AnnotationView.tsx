@@ -57,6 +57,18 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
 
   useEffect(() => records.ensure(position), [position, records.records.length, records.ensure])
 
+  // The focus view's form handles `?` with its other keys; the bulk view and review mode have no such form.
+  useEffect(() => {
+    if (!bulk && !reviewing) return
+    const onKey = (event: KeyboardEvent) => {
+      if (event.defaultPrevented || isTyping(event.target) || actionFor(event, false)?._tag !== "help") return
+      event.preventDefault()
+      help.current?.showModal()
+    }
+    window.addEventListener("keydown", onKey)
+    return () => window.removeEventListener("keydown", onKey)
+  }, [bulk, reviewing])
+
   const goTo = (index: number) => setSearch({ _page: String(index + 1) })
   const record = records.records[position]
 
@@ -118,7 +130,19 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
           <h1>{dataset.data?.name ?? "…"}</h1>
         </nav>
         {hasBulkView(queue)
-          ? <ViewSwitch view={bulk ? "bulk" : "focus"} onView={(next) => setSearch({ view: next === "bulk" ? next : undefined, _page: undefined })} />
+          ? (
+            <ViewSwitch
+              view={bulk ? "bulk" : reviewing ? undefined : "focus"}
+              onView={(next) =>
+                setSearch({
+                  view: next === "bulk" ? next : undefined,
+                  _page: undefined,
+                  review: undefined,
+                  review_at: undefined,
+                  review_show: undefined
+                })}
+            />
+          )
           : null}
         {canReview(me?.role) ? <ReviewToggle on={reviewing} /> : null}
         {canManage(me?.role) ? <Link to={`/dataset/${datasetId}/settings`} className="button">Settings</Link> : null}

@@ -6,7 +6,8 @@ export type View = "focus" | "bulk"
 /** The queues the bulk view serves: submitted answers are changed one record at a time. */
 export const hasBulkView = (queue: string) => queue === "pending" || queue === "draft" || queue === "discarded"
 
-export const ViewSwitch = (props: { readonly view: View; readonly onView: (view: View) => void }) => (
+/** `view` is undefined while neither is shown (review mode): either button then leaves it. */
+export const ViewSwitch = (props: { readonly view: View | undefined; readonly onView: (view: View) => void }) => (
   <div className="view-switch" role="group" aria-label="View">
     {(["focus", "bulk"] as const).map((view) => (
       <button
