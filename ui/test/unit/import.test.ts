@@ -87,8 +87,18 @@ describe("reading a file as a stream", () => {
     expect(jsonl.columns).toEqual(["a", "b"])
   })
 
+  it("reads a TSV file by tabs: commas stay inside its cells", async () => {
+    const tsv = await sample(new Blob(["text\tlabel\n\"one, two\"\tpos\nthree, four\tneg\n"]), "tsv")
+    expect(tsv.columns).toEqual(["text", "label"])
+    expect(tsv.rows.map((row) => ("values" in row ? row.values : row.error))).toEqual([
+      { text: "one, two", label: "pos" },
+      { text: "three, four", label: "neg" }
+    ])
+  })
+
   it("tells the format by the file name and makes header names unique and non-empty", () => {
-    expect([formatOf("x.csv"), formatOf("x.JSONL"), formatOf("x.ndjson"), formatOf("x.txt")]).toEqual(["csv", "jsonl", "jsonl", "csv"])
+    expect([formatOf("x.csv"), formatOf("x.JSONL"), formatOf("x.ndjson"), formatOf("x.txt"), formatOf("x.TSV")])
+      .toEqual(["csv", "jsonl", "jsonl", "csv", "tsv"])
     expect(headerNames(["a", " a ", "", "b"])).toEqual(["a", "a_2", "column_3", "b"])
   })
 })

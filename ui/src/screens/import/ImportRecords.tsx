@@ -142,12 +142,12 @@ export const ImportFlow = (props: {
         <input
           id={inputId}
           type="file"
-          accept=".csv,.tsv,.txt,.jsonl,.ndjson,.json,text/csv,application/x-ndjson"
+          accept=".csv,.tsv,.tab,.txt,.jsonl,.ndjson,.json,text/csv,text/tab-separated-values,application/x-ndjson"
           disabled={busy}
           onChange={(e) => void pick(e.target.files?.[0])}
         />
         {file === undefined ? null : (
-          <p className="muted">{file.name}: {format === "csv" ? "CSV" : "JSON Lines"}, {Math.max(1, Math.round(file.size / 1024))} kB</p>
+          <p className="muted">{file.name}: {format === "jsonl" ? "JSON Lines" : format.toUpperCase()}, {Math.max(1, Math.round(file.size / 1024))} kB</p>
         )}
         {readError === undefined ? null : <p role="alert" className="error">{readError}</p>}
       </section>

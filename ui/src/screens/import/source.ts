@@ -5,9 +5,13 @@
  */
 import { CsvParser, LineSplitter } from "./csv.js"
 
-export type FileFormat = "csv" | "jsonl"
+/** `tsv`: the same rules as CSV (quotes and all) with tabs between cells, as spreadsheets export it. */
+export type FileFormat = "csv" | "tsv" | "jsonl"
 
-export const formatOf = (fileName: string): FileFormat => /\.(jsonl|ndjson|json)$/i.test(fileName) ? "jsonl" : "csv"
+export const formatOf = (fileName: string): FileFormat =>
+  /\.(jsonl|ndjson|json)$/i.test(fileName) ? "jsonl" : /\.(tsv|tab)$/i.test(fileName) ? "tsv" : "csv"
+
+const delimiterOf = (format: "csv" | "tsv") => (format === "tsv" ? "\t" : ",")
 
 export type SourceRow =
   | { readonly line: number; readonly values: Readonly<Record<string, unknown>>; readonly bytesRead: number }
@@ -47,7 +51,7 @@ export const rowMaker = (format: FileFormat) => {
       columns: (): ReadonlyArray<string> | undefined => undefined
     }
   }
-  const parser = new CsvParser()
+  const parser = new CsvParser(delimiterOf(format))
   let header: Array<string> | undefined
   const toRows = (rows: Array<Array<string>>, bytesRead: number): Array<SourceRow> => {
     const out: Array<SourceRow> = []
@@ -115,8 +119,8 @@ export const sample = async (file: Blob, format: FileFormat, count = 20) => {
     if (rows.length >= count) break
   }
   let columns: Array<string>
-  if (format === "csv") {
-    const first = await firstCsvHeader(file)
+  if (format !== "jsonl") {
+    const first = await firstCsvHeader(file, format)
     columns = first
   } else {
     const keys = new Set<string>()
@@ -126,10 +130,10 @@ export const sample = async (file: Blob, format: FileFormat, count = 20) => {
   return { rows, columns }
 }
 
-/** The header row of a CSV file, read up to its end only. */
-const firstCsvHeader = async (file: Blob): Promise<Array<string>> => {
+/** The header row of a CSV (or TSV) file, read up to its end only. */
+const firstCsvHeader = async (file: Blob, format: "csv" | "tsv"): Promise<Array<string>> => {
   const reader = file.stream().pipeThrough(new TextDecoderStream()).getReader()
-  const parser = new CsvParser()
+  const parser = new CsvParser(delimiterOf(format))
   try {
     while (true) {
       const { done, value } = await reader.read()
