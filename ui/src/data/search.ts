@@ -39,9 +39,15 @@ const decodeByName = <A, I>(value: Schema.Schema<A, I>, raw: string | null): Rea
 export const RECORD_STATUSES = ["pending", "completed"] as const
 export type RecordStatusFilter = (typeof RECORD_STATUSES)[number]
 
+/** The record's own properties a search can sort by (the contract's record scope, less `id`). */
+export const RECORD_SORT_PROPERTIES = ["inserted_at", "updated_at", "external_id", "status"] as const
+export type RecordSortProperty = (typeof RECORD_SORT_PROPERTIES)[number]
+const isRecordSortProperty = (name: string): name is RecordSortProperty =>
+  RECORD_SORT_PROPERTIES.some((property) => property === name)
+
 /** What a sort orders by: the scopes the contract and both engines sort on (no scope reaches a field's text). */
 export type SortKey =
-  | { readonly kind: "record"; readonly property: "inserted_at" | "updated_at" }
+  | { readonly kind: "record"; readonly property: RecordSortProperty }
   | { readonly kind: "metadata"; readonly name: string }
   | { readonly kind: "suggestion"; readonly question: string; readonly property: "score" | "value" }
   | { readonly kind: "response"; readonly question: string }
@@ -164,9 +170,7 @@ export const sortKeyId = (key: SortKey): string => {
 export const parseSortKey = (id: string): SortKey | undefined => {
   const [entity, name, property, ...rest] = id.split(".")
   if (name === undefined || name === "" || rest.length > 0) return undefined
-  if (entity === "record" && property === undefined && (name === "inserted_at" || name === "updated_at")) {
-    return { kind: "record", property: name }
-  }
+  if (entity === "record" && property === undefined && isRecordSortProperty(name)) return { kind: "record", property: name }
   if (entity === "metadata" && property === undefined) return { kind: "metadata", name }
   if (entity === "response" && property === undefined) return { kind: "response", question: name }
   if (entity === "suggestion" && (property === "score" || property === "value")) return { kind: "suggestion", question: name, property }

@@ -38,6 +38,8 @@ export const sortOptions = (
 ): ReadonlyArray<SortOption> => [
   { key: { kind: "record", property: "inserted_at" }, label: "Inserted time", group: "Record" },
   { key: { kind: "record", property: "updated_at" }, label: "Updated time", group: "Record" },
+  { key: { kind: "record", property: "external_id" }, label: "External id", group: "Record" },
+  { key: { kind: "record", property: "status" }, label: "Record status (pending, completed)", group: "Record" },
   ...properties.map((p) => ({ key: { kind: "metadata" as const, name: p.name }, label: p.title, group: "Metadata" })),
   ...questions.flatMap((q) => [
     { key: { kind: "suggestion" as const, question: q.name, property: "score" as const }, label: `${q.title}: score`, group: "Suggestions" },
