@@ -5,7 +5,6 @@
  * responses. Then, unfiltered, 3 records ticked on the page by keyboard are saved as drafts through the bulk
  * endpoint. axe on each state; at 400 px nothing scrolls sideways.
  */
-import { AxeBuilder } from "@axe-core/playwright"
 import { FetchHttpClient } from "@effect/platform"
 import { Effect, ManagedRuntime } from "effect"
 import type { Browser, Page } from "playwright-core"
@@ -14,6 +13,7 @@ import type { DatasetId } from "../../../src/domain/Ids.js"
 import type { DatasetRecord } from "../../../src/domain/Record.js"
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
 import { buildUi, hasChromium, launch, SCREENSHOTS, signIn } from "./browser.js"
+import { checkA11y, noSidewaysScroll } from "./checks.js"
 import { type BulkSeeded, seedBulk, WEB_ONLY } from "./bulkSeed.js"
 import { clientFor } from "./seed.js"
 
@@ -25,15 +25,7 @@ let seeded: BulkSeeded
 let browser: Browser
 let page: Page
 
-const checkA11y = async (screen: string) => {
-  const result = await new AxeBuilder({ page }).analyze()
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-  expect(bad.map((v) => `${screen}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`))
-    .toEqual([])
-}
 
-const noSidewaysScroll = async () =>
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
 
 /** The annotator's records whose response has `status`, as the server holds them. */
 const mine = (datasetId: DatasetId, status: "submitted" | "draft" | "pending") =>
@@ -94,7 +86,7 @@ describe.skipIf(!hasChromium)("bulk view, end to end", () => {
     // The focus | bulk switch shows the bulk view as pressed; spans are drawn, suggestions are not pre-filled.
     expect(await page.getByRole("button", { name: "Bulk", exact: true }).getAttribute("aria-pressed")).toBe("true")
     expect(await page.locator(".bulk-span-text [data-labels]").first().innerText()).toContain("Acme Corp")
-    await checkA11y("bulk view")
+    await checkA11y(page, "bulk view")
 
     await page.getByRole("button", { name: "Select all 30 matching" }).click()
     await page.getByRole("button", { name: "Yes, select all 30" }).click()
@@ -104,12 +96,12 @@ describe.skipIf(!hasChromium)("bulk view, end to end", () => {
     await page.getByRole("checkbox", { name: "Select record 12", exact: true }).click()
     await expect.poll(() => page.locator(".bulk-count").innerText()).toBe("29 selected")
     await page.getByRole("radio", { name: /Positive/ }).click()
-    await checkA11y("bulk view, all matching selected")
+    await checkA11y(page, "bulk view, all matching selected")
     await page.screenshot({ path: `${SCREENSHOTS}/bulk.png` })
     await page.getByRole("button", { name: "Submit", exact: true }).click()
     await expect.poll(() => page.locator(".bulk-job h3").innerText(), { timeout: 20_000 }).toBe("Applied")
     expect(await page.locator(".bulk-job-bar").innerText()).toContain("29 of 29")
-    await checkA11y("bulk view, job finished")
+    await checkA11y(page, "bulk view, job finished")
     // The list refreshed: one record of the 30 is still pending.
     await expect.poll(() => page.locator(".bulk-pager").innerText()).toContain("of 1")
 
@@ -148,7 +140,7 @@ describe.skipIf(!hasChromium)("bulk view, end to end", () => {
     await page.goto(bulkUrl("&_status=draft"))
     await expect.poll(() => page.locator(".bulk-pager").innerText()).toContain("records 1–3 of 3")
     await page.getByRole("button", { name: "Expand record 1", exact: true }).click()
-    await noSidewaysScroll()
-    await checkA11y("bulk view, draft queue at 400 px")
+    await noSidewaysScroll(page)
+    await checkA11y(page, "bulk view, draft queue at 400 px")
   }, 90_000)
 })

@@ -4,12 +4,12 @@
  * scores, and a record without a vector says so), sees the search word marked, and a reload gives the same view.
  * Axe runs with the panel open.
  */
-import { AxeBuilder } from "@axe-core/playwright"
 import { Effect, ManagedRuntime } from "effect"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
 import { buildUi, hasChromium, launch, SCREENSHOTS, signIn } from "./browser.js"
+import { checkA11y, noSidewaysScroll } from "./checks.js"
 import { type FiltersSeeded, ROWS, seedFilters } from "./filtersSeed.js"
 
 const runtime = ManagedRuntime.make(TestServerLive("sqlite"))
@@ -17,11 +17,6 @@ let url = ""
 let seeded: FiltersSeeded
 let browser: Browser
 
-const checkA11y = async (page: Page, screen: string) => {
-  const result = await new AxeBuilder({ page }).analyze()
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-  expect(bad.map((v) => `${screen}: ${v.id} ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([])
-}
 
 const shown = (page: Page) => page.locator(".record-card .field-text").first().innerText()
 const nav = (page: Page) => page.locator(".record-nav .muted").innerText()
@@ -141,8 +136,7 @@ describe.skipIf(!hasChromium)("web UI: sort, filters, find similar, highlighting
     // At 400 px nothing scrolls sideways, with the panel open.
     await page.setViewportSize({ width: 400, height: 800 })
     await page.getByText("Sort (1)").click()
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
-    expect(overflow).toBeLessThanOrEqual(0)
+    await noSidewaysScroll(page)
     await checkA11y(page, "panel at 400 px")
     await context.close()
   }, 120_000)

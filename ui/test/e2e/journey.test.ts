@@ -8,7 +8,6 @@
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
-import { AxeBuilder } from "@axe-core/playwright"
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect, ManagedRuntime } from "effect"
 import type { Browser, BrowserContext, Page } from "playwright-core"
@@ -17,6 +16,7 @@ import { Api } from "../../../src/contract/Api.js"
 import { CLIENT_ID, CLIENT_SECRET, startFakeProvider } from "../../../test/oauth/fakeProvider.js"
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
 import { buildUi, firstScreenJs, hasChromium, launch, nextRecordMillis, SCREENSHOTS, signIn } from "./browser.js"
+import { checkA11y } from "./checks.js"
 import { KEYWORDS, seed, type Seeded, TEXTS } from "./seed.js"
 
 if (!hasChromium) console.warn("ui e2e: skipped, no Chromium at /usr/bin/chromium (apt-get install chromium)")
@@ -34,13 +34,6 @@ const owner = () =>
     }).pipe(Effect.provide(FetchHttpClient.layer))
   )
 
-/** No serious or critical accessibility violation on the page as it is now. */
-const checkA11y = async (page: Page, screen: string) => {
-  const result = await new AxeBuilder({ page }).analyze()
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-  const report = bad.map((v) => `${screen}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)
-  expect(report).toEqual([])
-}
 
 const shoot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png` })
 

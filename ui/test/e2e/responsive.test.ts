@@ -6,12 +6,12 @@
  * (`responsiveSeed.ts`): long words and URLs, a wide markdown table, a wide image, a chat, a custom field, a span
  * question and thirty long labels.
  */
-import { AxeBuilder } from "@axe-core/playwright"
 import { Effect, ManagedRuntime } from "effect"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
 import { buildUi, hasChromium, launch, SCREENSHOTS, signIn } from "./browser.js"
+import { axeViolations } from "./checks.js"
 import { type ResponsiveSeeded, seedResponsive } from "./responsiveSeed.js"
 
 /**
@@ -106,13 +106,6 @@ let url = ""
 let seeded: ResponsiveSeeded
 let browser: Browser
 
-/** No serious or critical accessibility violation on the page as it is now. */
-const axeViolations = async (page: Page, screen: string) => {
-  const result = await new AxeBuilder({ page }).analyze()
-  return result.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${screen}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)
-}
 
 /**
  * Focuses, one after the other, every element that can take the focus and is shown, and reports those that then

@@ -5,12 +5,12 @@
  * annotator's counts; an annotator is offered neither. Every screen is checked by axe, and at 400 px wide nothing
  * scrolls sideways.
  */
-import { AxeBuilder } from "@axe-core/playwright"
 import { Effect, ManagedRuntime } from "effect"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
 import { buildUi, hasChromium, launch, SCREENSHOTS, signIn } from "./browser.js"
+import { checkA11y, noSidewaysScroll } from "./checks.js"
 import { REVIEW_TEXTS, type ReviewSeeded, seedReview } from "./reviewSeed.js"
 
 if (!hasChromium) console.warn("ui e2e (review): skipped, no Chromium at /usr/bin/chromium (apt-get install chromium)")
@@ -20,16 +20,7 @@ let url = ""
 let seeded: ReviewSeeded
 let browser: Browser
 
-const checkA11y = async (page: Page, screen: string) => {
-  const result = await new AxeBuilder({ page }).analyze()
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-  const report = bad.map((v) => `${screen}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)
-  expect(report).toEqual([])
-}
 
-/** Nothing wider than the viewport: no sideways scrolling. */
-const noSidewaysScroll = async (page: Page) =>
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
 
 const signedIn = async (path: string, username: string, password: string, width = 1280) => {
   const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: "light" })

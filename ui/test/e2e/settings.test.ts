@@ -9,7 +9,6 @@
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import * as path from "node:path"
-import { AxeBuilder } from "@axe-core/playwright"
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect, ManagedRuntime } from "effect"
 import type { Browser, Page } from "playwright-core"
@@ -18,6 +17,7 @@ import { Api } from "../../../src/contract/Api.js"
 import { DatasetId } from "../../../src/domain/Ids.js"
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
 import { buildUi, hasChromium, launch, SCREENSHOTS, signIn } from "./browser.js"
+import { checkA11y, sidewaysOverflow } from "./checks.js"
 import { seedSettings } from "./settingsSeed.js"
 
 const runtime = ManagedRuntime.make(TestServerLive("sqlite"))
@@ -33,17 +33,12 @@ const owner = () =>
     }).pipe(Effect.provide(FetchHttpClient.layer))
   )
 
-const checkA11y = async (page: Page, screen: string) => {
-  const result = await new AxeBuilder({ page }).analyze()
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-  expect(bad.map((v) => `${screen}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([])
-}
 
 /** At 400 px wide the page does not scroll sideways. */
 const checkNarrow = async (page: Page, screen: string) => {
   const size = page.viewportSize()
   await page.setViewportSize({ width: 400, height: 800 })
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+  const overflow = await sidewaysOverflow(page)
   expect(`${screen}: ${overflow}px too wide`).toBe(`${screen}: 0px too wide`)
   if (size !== null) await page.setViewportSize(size)
 }
