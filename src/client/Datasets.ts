@@ -9,6 +9,7 @@ import { type Dataset, type DatasetDraft, makeDatasetSettings } from "./datasetS
 import { MissingLookupArgument } from "./Errors.js"
 import { getById, notFound, parseId, quoted } from "./lookup.js"
 import { sequenceOf } from "./sequence.js"
+import { makeDiskTransfer } from "./transfer/disk.js"
 import type { Transport } from "./Transport.js"
 import type { WorkspaceInfo, WorkspaceRef, Workspaces } from "./Workspaces.js"
 
@@ -20,7 +21,10 @@ export interface DatasetLookup {
 
 export const makeDatasets = (transport: Transport, workspaces: Workspaces, preferred: Option.Option<string>) => {
   const { api, call } = transport
-  const { create, withSettings } = makeDatasetSettings(transport)
+  const datasetSettings = makeDatasetSettings(transport)
+  const { create, withSettings } = datasetSettings
+  // Issue 21: the Argilla SDK's export folder (`to_disk` / `from_disk`), both ways.
+  const { fromDisk, toDisk } = makeDiskTransfer(transport, workspaces, datasetSettings)
   const listed = Effect.map(call(api.datasets.listMine({ urlParams: {} })), ({ items }) => items)
   const inWorkspace = (workspace: WorkspaceInfo) =>
     Effect.map(
@@ -92,7 +96,7 @@ export const makeDatasets = (transport: Transport, workspaces: Workspaces, prefe
 
   const list = () => Effect.flatMap(listed, (items) => Effect.forEach(items, withSettings))
 
-  return Object.assign(get, { get, list, add, ...sequenceOf(listed, withSettings) })
+  return Object.assign(get, { get, list, add, toDisk, fromDisk, ...sequenceOf(listed, withSettings) })
 }
 
 export type Datasets = ReturnType<typeof makeDatasets>

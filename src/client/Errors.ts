@@ -125,6 +125,56 @@ export class JobFailed extends Schema.TaggedError<JobFailed>()("JobFailed", { id
   }
 }
 
+/** A folder or file of a dataset export that cannot be read or written (issue 21: `toDisk`, `fromDisk`). */
+export class TransferFileError extends Schema.TaggedError<TransferFileError>()("TransferFileError", {
+  path: Schema.String,
+  detail: Schema.String
+}) {
+  override get message() {
+    return `Cannot use ${this.path}: ${this.detail}`
+  }
+}
+
+/** A file of an export folder that is not what the Argilla SDK writes there. */
+export class InvalidExportFile extends Schema.TaggedError<InvalidExportFile>()("InvalidExportFile", {
+  path: Schema.String,
+  detail: Schema.String
+}) {
+  override get message() {
+    return `${this.path} is not in the Argilla SDK's export format: ${this.detail}`
+  }
+}
+
+/** An import under a name the workspace already uses (the SDK would log into that dataset; Gloss refuses). */
+export class DatasetNameTaken extends Schema.TaggedError<DatasetNameTaken>()("DatasetNameTaken", {
+  name: Schema.String,
+  workspace: Schema.String
+}) {
+  override get message() {
+    return `A dataset named '${this.name}' already exists in workspace '${this.workspace}': import under another name`
+  }
+}
+
+/**
+ * An import whose records failed after the dataset was created: the dataset was deleted (`kept: false`), or kept
+ * with the first `imported` records of the file (`kept: true`, asked for with `keepPartial`).
+ */
+export class DatasetImportFailed extends Schema.TaggedError<DatasetImportFailed>()("DatasetImportFailed", {
+  dataset: Schema.String,
+  imported: Schema.Number,
+  total: Schema.Number,
+  kept: Schema.Boolean,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `Importing the records of dataset '${this.dataset}' failed after ${this.imported} of ${this.total}: ` +
+      `${this.reason}; ` +
+      (this.kept
+        ? `the dataset was kept with the first ${this.imported} records of the file`
+        : "the dataset was deleted, nothing was imported")
+  }
+}
+
 /** What happens between the client and the server, whatever the endpoint. */
 export type TransportError = ConnectionFailed | RequestTimeout | UnexpectedResponse
 
@@ -133,6 +183,10 @@ export type OptionsError = MissingApiKey | InvalidApiUrl
 
 export type ClientError =
   | JobFailed
+  | TransferFileError
+  | InvalidExportFile
+  | DatasetNameTaken
+  | DatasetImportFailed
   | MissingLookupArgument
   | WorkspaceNotFound
   | NoWorkspaces

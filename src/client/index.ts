@@ -13,6 +13,7 @@ export * from "./Errors.js"
 
 export type { Dataset, DatasetDraft, DatasetSettings } from "./datasetSettings.js"
 export type { DatasetLookup } from "./Datasets.js"
+export type { FromDiskOptions, FromDiskResult, ToDiskOptions, ToDiskResult, TransferProgress } from "./transfer/disk.js"
 export type { Answer, ApplyOptions, DatasetRef, LogOptions, LogProgress, LogResult, StreamOptions } from "./Records.js"
 export type { UserDraft, UserLookup } from "./Users.js"
 export type { WebhookLookup, WebhookRef } from "./Webhooks.js"

@@ -5,6 +5,7 @@
 import { Effect, Option, type Stream } from "effect"
 import type { DatasetDraft, Dataset } from "./datasetSettings.js"
 import type { DatasetLookup } from "./Datasets.js"
+import type { FromDiskOptions, ToDiskOptions } from "./transfer/disk.js"
 import type { GlossClientShape } from "./makeClient.js"
 import type { Answer, ApplyOptions, LogOptions, LogResult, DatasetRef, StreamOptions } from "./Records.js"
 import type { Sequence } from "./sequence.js"
@@ -66,6 +67,9 @@ export const promiseDatasets = (run: Run, iterate: Iterate) => {
     get,
     list: () => run((client) => client.datasets.list()),
     add: (draft: DatasetDraft) => run((client) => client.datasets.add(draft)),
+    toDisk: (dataset: Dataset, dir: string, options?: ToDiskOptions) =>
+      run((client) => client.datasets.toDisk(dataset, dir, options)),
+    fromDisk: (dir: string, options: FromDiskOptions) => run((client) => client.datasets.fromDisk(dir, options)),
     ...sequenceFace(run, iterate, (client) => client.datasets)
   })
 }

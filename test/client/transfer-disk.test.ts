@@ -1,0 +1,287 @@
+/**
+ * `datasets.toDisk` / `datasets.fromDisk` through a real server, on every database of this environment (issue 21):
+ * a dataset with every field, question and metadata kind, a vector, suggestions and responses of two users (drafts,
+ * submitted, discarded without values, ranks) goes out to a folder in the Argilla SDK's layout and back in as a new
+ * dataset, and every record, response, suggestion, vector and metadata value, and the settings, are compared. A
+ * failed import leaves no dataset (or, asked to, keeps it and says how many records it holds).
+ */
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Either } from "effect"
+import type { Dataset, DatasetRecord, GlossClientShape, RecordUpsert, TransferProgress } from "../../src/client/index.js"
+import { Client } from "../../src/client/index.js"
+import { dialects } from "../support/databases.js"
+import { unique } from "../support/fixtures.js"
+import { OWNER, TestServer, TestServerLive } from "../support/server.js"
+import { ownerGloss } from "./support.js"
+
+const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "gloss-disk-"))
+
+/** A published dataset with every kind of setting, in a new workspace, and an annotator of that workspace. */
+export const fullDataset = (client: GlossClientShape) =>
+  Effect.gen(function*() {
+    const workspace = yield* client.workspaces.add({ name: unique("ws") })
+    const annotator = yield* client.users.add({ username: unique("ann"), password: "annotator-password-1" })
+    yield* client.call(client.api.workspaces.addUser({ path: { id: workspace.id }, payload: { user_id: annotator.id } }))
+    const dataset = yield* client.datasets.add({
+      name: unique("full"),
+      workspace: workspace.name,
+      guidelines: "Read, then label.",
+      allow_extra_metadata: false,
+      distribution: { strategy: "overlap", min_submitted: 2 },
+      settings: {
+        fields: [
+          { name: "text", title: "Text", required: true, settings: { type: "text", use_markdown: true } },
+          { name: "image", title: "Image", settings: { type: "image" } },
+          { name: "chat", title: "Chat", settings: { type: "chat" } },
+          { name: "custom", title: "Custom", settings: { type: "custom", template: "<b>{{record.fields.custom.k}}</b>" } }
+        ],
+        questions: [
+          {
+            name: "label",
+            title: "Label",
+            description: "The sentiment",
+            required: true,
+            settings: { type: "label_selection", options: [{ value: "pos", text: "Positive" }, { value: "neg", text: "Negative" }] }
+          },
+          {
+            name: "topics",
+            title: "Topics",
+            settings: { type: "multi_label_selection", options: [{ value: "a", text: "A" }, { value: "b", text: "B" }] }
+          },
+          { name: "rating", title: "Rating", settings: { type: "rating", options: [{ value: 1 }, { value: 2 }, { value: 3 }] } },
+          {
+            name: "ranking",
+            title: "Ranking",
+            settings: { type: "ranking", options: [{ value: "x", text: "X" }, { value: "y", text: "Y" }, { value: "z", text: "Z" }] }
+          },
+          { name: "comment", title: "Comment", settings: { type: "text", use_markdown: false } },
+          {
+            name: "spans",
+            title: "Spans",
+            settings: { type: "span", field: "text", options: [{ value: "PER", text: "Person" }, { value: "ORG", text: "Org" }] }
+          }
+        ],
+        metadata: [
+          { name: "topic", title: "Topic", settings: { type: "terms", values: ["sport", "music"] } },
+          { name: "rank", title: "Rank", settings: { type: "integer", min: 0, max: 100 }, visible_for_annotators: false },
+          { name: "score", title: "Score", settings: { type: "float", min: 0, max: 1 } }
+        ],
+        vectors: [{ name: "emb", title: "Embedding", dimensions: 3 }]
+      }
+    })
+    const me = yield* client.me
+    const records: Array<RecordUpsert> = Array.from({ length: 23 }, (_, i) => ({
+      external_id: `r-${i}`,
+      fields: {
+        text: `Text number ${i} about "quotes" and ] brackets`,
+        ...(i % 2 === 0 ? { image: "https://example.com/cat.png" } : {}),
+        ...(i % 3 === 0 ? { chat: [{ role: "user", content: `hi ${i}` }] } : {}),
+        ...(i % 4 === 0 ? { custom: { k: `v${i}` } } : {})
+      },
+      metadata: { topic: i % 2 === 0 ? "sport" : "music", rank: i, score: (i % 10) / 10 },
+      vectors: { emb: [i, i / 2, -i] },
+      suggestions: [
+        { question_name: "label", value: i % 2 === 0 ? "pos" : "neg", score: 0.25, agent: "model-1", type: "model" },
+        ...(i % 3 === 0 ? [{ question_name: "topics", value: ["a", "b"], score: [0.5, 0.75] }] : []),
+        ...(i % 5 === 0 ? [{ question_name: "ranking", value: [{ value: "z" }, { value: "x" }] }] : []),
+        ...(i % 7 === 0 ? [{ question_name: "spans", value: [{ label: "PER", start: 0, end: 4 }], agent: "ner" }] : [])
+      ],
+      responses: [
+        ...(i % 2 === 0
+          ? [{
+            user_id: me.id,
+            status: "submitted" as const,
+            values: {
+              label: { value: "pos" },
+              rating: { value: 1 + (i % 3) },
+              ranking: { value: [{ value: "y", rank: 1 }, { value: "x", rank: 2 }, { value: "z", rank: 2 }] },
+              comment: { value: `comment ${i}` }
+            }
+          }]
+          : []),
+        ...(i % 3 === 1 ? [{ user_id: annotator.id, status: "draft" as const, values: { topics: { value: ["b"] } } }] : []),
+        ...(i % 3 === 2 ? [{ user_id: annotator.id, status: "discarded" as const }] : [])
+      ]
+    }))
+    yield* client.records.log(dataset, records)
+    return { dataset, workspace, annotator }
+  })
+
+const allRecords = (client: GlossClientShape, dataset: Dataset) =>
+  Effect.map(
+    client.call(client.api.records.list({
+      path: { id: dataset.id },
+      urlParams: { offset: 0, limit: 1000, include: ["responses", "suggestions", "vectors"] }
+    })),
+    ({ items }) => items
+  )
+
+/** A record as compared: what it holds, without ids and times, suggestions by question name, responses by user. */
+const comparable = (dataset: Dataset) => (record: DatasetRecord) => {
+  const questionName = new Map(dataset.settings.questions.map((q) => [q.id, q.name]))
+  return {
+    external_id: record.external_id,
+    status: record.status,
+    fields: record.fields,
+    metadata: record.metadata,
+    vectors: record.vectors,
+    suggestions: Object.fromEntries((record.suggestions ?? []).map((s) => [
+      questionName.get(s.question_id),
+      { value: s.value, score: s.score, agent: s.agent, type: s.type }
+    ])),
+    responses: Object.fromEntries((record.responses ?? []).map((r) => [r.user_id, { values: r.values, status: r.status }]))
+  }
+}
+
+const comparableSettings = (dataset: Dataset) => ({
+  guidelines: dataset.guidelines,
+  allow_extra_metadata: dataset.allow_extra_metadata,
+  distribution: dataset.distribution,
+  status: dataset.status,
+  fields: dataset.settings.fields.map(({ name, required, settings, title }) => ({ name, title, required, settings })),
+  questions: dataset.settings.questions.map(({ description, name, required, settings, title }) => ({ name, title, description, required, settings })),
+  metadata: dataset.settings.metadata.map(({ name, settings, title, visible_for_annotators }) => ({ name, title, settings, visible_for_annotators })),
+  vectors: dataset.settings.vectors.map(({ dimensions, name, title }) => ({ name, title, dimensions }))
+})
+
+const readJson = (file: string): unknown => JSON.parse(fs.readFileSync(file, "utf8"))
+
+for (const dialect of dialects) {
+  layer(TestServerLive(dialect), { excludeTestServices: true, timeout: 120_000 })(`datasets to and from disk on ${dialect}`, (it) => {
+    it.scoped("round trip: every record, response, suggestion, vector, metadata value and setting comes back", () =>
+      Effect.gen(function*() {
+        const client = yield* ownerGloss()
+        const { dataset, workspace } = yield* fullDataset(client)
+        const dir = path.join(tempDir(), "export")
+        const outProgress: Array<TransferProgress> = []
+        const out = yield* client.datasets.toDisk(dataset, dir, { batchSize: 10, onProgress: (p) => outProgress.push(p) })
+        expect(out).toEqual({ dir, records: 23 })
+        expect(outProgress).toEqual([{ done: 10, total: 23 }, { done: 20, total: 23 }, { done: 23, total: 23 }])
+
+        // The SDK's layout and shapes.
+        expect(fs.readdirSync(dir).sort()).toEqual([".argilla", "records.json"])
+        const model = readJson(path.join(dir, ".argilla/dataset.json"))
+        expect(Object.keys(model as object)).toEqual([
+          "id", "inserted_at", "updated_at", "name", "status", "guidelines", "allow_extra_metadata", "distribution",
+          "workspace_id", "last_activity_at", "metadata"
+        ])
+        expect(model).toMatchObject({ id: dataset.id, name: dataset.name, status: "ready", workspace_id: workspace.id })
+        expect((model as { inserted_at: string }).inserted_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/)
+        const settings = readJson(path.join(dir, ".argilla/settings.json"))
+        expect(Object.keys(settings as object)).toEqual([
+          "guidelines", "questions", "fields", "vectors", "metadata", "allow_extra_metadata", "distribution", "mapping"
+        ])
+        expect(settings).toMatchObject({
+          fields: [{ name: "text", type: "text", description: null }, { name: "image" }, { name: "chat" }, { name: "custom" }],
+          metadata: [{ name: "topic", settings: { type: "terms", visible_for_annotators: true } }, { name: "rank" }, { name: "score" }],
+          vectors: [{ name: "emb", dimensions: 3 }]
+        })
+        const written = readJson(path.join(dir, "records.json"))
+        expect(Array.isArray(written) && written.length).toBe(23)
+        const first: unknown = Array.isArray(written) ? written[0] : undefined
+        expect(Object.keys(first as object)).toEqual(["id", "fields", "metadata", "suggestions", "responses", "vectors", "status", "_server_id"])
+        expect(first).toMatchObject({
+          id: "r-0",
+          suggestions: { label: { value: "pos", score: 0.25, agent: "model-1" }, ranking: { value: ["z", "x"] } },
+          responses: { label: [{ value: "pos", user_id: (yield* client.me).id, status: "submitted" }] },
+          vectors: { emb: [0, 0, 0] }
+        })
+
+        const inProgress: Array<TransferProgress> = []
+        const name = unique("copy")
+        const copy = yield* client.datasets.fromDisk(dir, {
+          name,
+          workspace: workspace.name,
+          batchSize: 10,
+          onProgress: (p) => inProgress.push(p)
+        })
+        expect(copy.records).toBe(23)
+        expect(inProgress).toEqual([{ done: 10, total: 23 }, { done: 20, total: 23 }, { done: 23, total: 23 }])
+        expect(copy.dataset.name).toBe(name)
+        expect(copy.dataset.id).not.toBe(dataset.id)
+        expect(comparableSettings(copy.dataset)).toEqual(comparableSettings(dataset))
+
+        const before = (yield* allRecords(client, dataset)).map(comparable(dataset))
+        const after = (yield* allRecords(client, copy.dataset)).map(comparable(copy.dataset))
+        expect(after).toHaveLength(23)
+        expect(after).toEqual(before)
+        // The file's records are not the new dataset's: new ids.
+        const newIds = new Set((yield* allRecords(client, copy.dataset)).map((r) => r.id))
+        expect((yield* allRecords(client, dataset)).some((r) => newIds.has(r.id))).toBe(false)
+      }), 120_000)
+
+    it.scoped("export refuses a folder that is not empty; an import under a taken name is refused", () =>
+      Effect.gen(function*() {
+        const client = yield* ownerGloss()
+        const { dataset, workspace } = yield* fullDataset(client)
+        const dir = tempDir()
+        fs.writeFileSync(path.join(dir, "notes.txt"), "mine")
+        const refused = yield* Effect.either(client.datasets.toDisk(dataset, dir))
+        expect(Either.getLeft(refused).pipe((e) => e._tag === "Some" ? e.value._tag : "")).toBe("TransferFileError")
+        expect(fs.readdirSync(dir)).toEqual(["notes.txt"])
+
+        const out = path.join(tempDir(), "x")
+        yield* client.datasets.toDisk(dataset, out, { withRecords: false })
+        expect(fs.existsSync(path.join(out, "records.json"))).toBe(false)
+        const taken = yield* Effect.flip(client.datasets.fromDisk(out, { workspace: workspace.name }))
+        expect(taken._tag).toBe("DatasetNameTaken")
+        expect(taken.message).toBe(
+          `A dataset named '${dataset.name}' already exists in workspace '${workspace.name}': import under another name`
+        )
+        const missing = yield* Effect.flip(client.datasets.fromDisk(tempDir(), { workspace: workspace.name }))
+        expect(missing._tag).toBe("TransferFileError")
+      }), 120_000)
+
+    it.scoped("a failed import deletes the new dataset; with keepPartial it keeps it and says how many records", () =>
+      Effect.gen(function*() {
+        const client = yield* ownerGloss()
+        const { dataset, workspace } = yield* fullDataset(client)
+        const dir = path.join(tempDir(), "export")
+        yield* client.datasets.toDisk(dataset, dir)
+        // Record 15 no longer fits the settings: a label the question does not offer.
+        const file = path.join(dir, "records.json")
+        const records = readJson(file)
+        if (!Array.isArray(records)) throw new Error("records.json is not an array")
+        records[14].suggestions.label.value = "maybe"
+        fs.writeFileSync(file, JSON.stringify(records))
+
+        const name = unique("broken")
+        const failed = yield* Effect.flip(client.datasets.fromDisk(dir, { name, workspace: workspace.name, batchSize: 10 }))
+        expect(failed._tag).toBe("DatasetImportFailed")
+        expect(failed).toMatchObject({ dataset: name, imported: 0, total: 23, kept: false })
+        expect(failed.message).toMatch(/the batch of records 11–20 was refused: .*maybe.*; the dataset was deleted, nothing was imported$/)
+        const names = (yield* client.datasets.get({ workspace: workspace.name })).map((d) => d.name)
+        expect(names).not.toContain(name)
+
+        const kept = yield* Effect.flip(
+          client.datasets.fromDisk(dir, { name, workspace: workspace.name, batchSize: 10, keepPartial: true })
+        )
+        expect(kept).toMatchObject({ _tag: "DatasetImportFailed", imported: 10, total: 23, kept: true })
+        const partial = yield* client.datasets.get({ name, workspace: workspace.name })
+        expect(partial._tag).toBe("Some")
+        if (partial._tag === "Some") expect(yield* allRecords(client, partial.value)).toHaveLength(10)
+      }), 120_000)
+
+    it.scoped("the Promise face exports and imports the same way", () =>
+      Effect.gen(function*() {
+        const gloss = yield* ownerGloss()
+        const { dataset, workspace } = yield* fullDataset(gloss)
+        const { url } = yield* TestServer
+        const result = yield* Effect.promise(async () => {
+          const client = new Client({ apiUrl: url, apiKey: OWNER.apiKey, onLog: () => {} })
+          try {
+            const dir = path.join(tempDir(), "promise")
+            const out = await client.datasets.toDisk(dataset, dir)
+            const back = await client.datasets.fromDisk(dir, { name: unique("promise"), workspace: workspace.name })
+            return { out: out.records, back: back.records }
+          } finally {
+            await client.close()
+          }
+        })
+        expect(result).toEqual({ out: 23, back: 23 })
+      }), 120_000)
+  })
+}
