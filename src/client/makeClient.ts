@@ -11,6 +11,7 @@ import { makeTransport } from "./Transport.js"
 import { makeUsers } from "./Users.js"
 import { makeWebhooks } from "./Webhooks.js"
 import { makeWorkspaces } from "./Workspaces.js"
+import { makeHubTransfer } from "./transfer/hub.js"
 
 export const buildClient = Effect.fn("GlossClient.build")(function*(options: ClientOptions) {
   const settings = yield* resolveSettings(options)
@@ -27,6 +28,9 @@ export const buildClient = Effect.fn("GlossClient.build")(function*(options: Cli
       onNone: () => Effect.map(call(api.me.me()), (user): Cached => [user, Option.some(user)])
     })).pipe(Effect.withSpan("GlossClient.me"))
 
+  const datasets = makeDatasets(transport, workspaces, settings.workspace)
+  const records = makeRecords(transport)
+  const users = makeUsers(transport, workspaces)
   return {
     /** The API's base URL, without a trailing slash. */
     apiUrl: settings.apiUrl,
@@ -34,10 +38,11 @@ export const buildClient = Effect.fn("GlossClient.build")(function*(options: Cli
     workspace: settings.workspace,
     me,
     workspaces,
-    users: makeUsers(transport, workspaces),
-    datasets: makeDatasets(transport, workspaces, settings.workspace),
+    users,
+    /** With `toHub` / `fromHub` (issue 21). */
+    datasets: Object.assign(datasets, makeHubTransfer({ datasets, records, users, me })),
     webhooks: makeWebhooks(transport),
-    records: makeRecords(transport),
+    records,
     /** The typed endpoints themselves, for what no collection covers; wrap calls in `call`. */
     api,
     /** Applies the timeout and maps transport failures to the client's errors. */

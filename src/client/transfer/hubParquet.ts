@@ -72,6 +72,9 @@ const answerType = (type: QuestionType): ColumnType => {
   }
 }
 
+/** A ranking suggestion is the SDK's plain list of values, best first (its responses keep `{value, rank}`). */
+const suggestionType = (type: QuestionType): ColumnType => type === "ranking" ? list(string) : answerType(type)
+
 /** Questions whose suggestion may carry one score per item (the SDK's `score: float | list[float]`). */
 const listScored = (type: QuestionType) => type === "multi_label_selection" || type === "ranking" || type === "span"
 
@@ -96,7 +99,7 @@ export const hubColumns = (settings: DatasetSettings): ReadonlyArray<Column> => 
     { name: `${question.name}.responses.status`, type: list(string) }
   ]),
   ...settings.questions.flatMap((question) => [
-    { name: `${question.name}.suggestion`, type: answerType(question.settings.type) },
+    { name: `${question.name}.suggestion`, type: suggestionType(question.settings.type) },
     { name: `${question.name}.suggestion.score`, type: listScored(question.settings.type) ? list(double) : double },
     { name: `${question.name}.suggestion.agent`, type: string }
   ])
@@ -193,10 +196,13 @@ export const recordToRow = (record: DatasetRecord, settings: DatasetSettings): R
     row[`${question.name}.suggestion.score`] = null
     row[`${question.name}.suggestion.agent`] = null
   }
+  const rankings = new Set(settings.questions.filter((q) => q.settings.type === "ranking").map((q) => q.id))
   for (const suggestion of record.suggestions ?? []) {
     const name = questionNames.get(suggestion.question_id)
     if (name === undefined) continue
-    row[`${name}.suggestion`] = suggestion.value
+    row[`${name}.suggestion`] = rankings.has(suggestion.question_id) && Array.isArray(suggestion.value)
+      ? suggestion.value.map((item: unknown) => isObject(item) ? item["value"] : item)
+      : suggestion.value
     row[`${name}.suggestion.score`] = suggestion.score
     row[`${name}.suggestion.agent`] = suggestion.agent
   }
@@ -354,6 +360,9 @@ export const rowToRecord = (row: Readonly<Record<string, JsonValue>>, context: R
     let value = get(`${question.name}.suggestion`)
     const names = classNames(context.features.get(`${question.name}.suggestion`))
     if (names !== undefined && typeof value === "number") value = names[value] ?? null
+    if (question.settings.type === "ranking" && Array.isArray(value)) {
+      value = value.map((item: unknown) => (typeof item === "string" ? { value: item } : item))
+    }
     if (present(value)) {
       const score = get(`${question.name}.suggestion.score`)
       const agent = get(`${question.name}.suggestion.agent`)

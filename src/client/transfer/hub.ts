@@ -1,0 +1,222 @@
+/**
+ * `datasets.toHub` / `datasets.fromHub` (issue 21): a dataset to and from a Hugging Face Hub dataset repo in the
+ * layout the Argilla SDK's `Dataset.to_hub` writes — the records as `data/<split>-00000-of-00001.parquet`
+ * (`hubParquet.ts`), `.argilla/settings.json` and `.argilla/dataset.json` (the disk format's, `sdkFormat.ts`) and a
+ * README dataset card — in one commit. Records are paged from the server into Parquet row groups on a temporary
+ * file, and read back a row group at a time into bulk upserts: the dataset is never held whole.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect, Schema, Stream } from "effect"
+import type { UserId } from "../../domain/Ids.js"
+import type { Dataset } from "../datasetSettings.js"
+import { HubRepoNotFound, HubRequestFailed } from "../Errors.js"
+import type { User } from "../../domain/User.js"
+import type { Datasets } from "../Datasets.js"
+import type { Records } from "../Records.js"
+import type { Users } from "../Users.js"
+import type { WorkspaceRef } from "../Workspaces.js"
+import { type CommitFile, makeHubApi } from "./hubApi.js"
+import { hubColumns, openParquetFile, openParquetWriter, recordToRow, rowToRecord } from "./hubParquet.js"
+import {
+  DATASET_FILE,
+  draftOf,
+  SdkDatasetModel,
+  SdkSettings,
+  sdkDatasetModel,
+  sdkSettings,
+  SETTINGS_FILE
+} from "./sdkFormat.js"
+
+export interface HubProgress {
+  readonly phase: "records" | "upload" | "download"
+  /** Records written or imported so far. */
+  readonly records: number
+  /** All of them, when known. */
+  readonly total?: number | undefined
+}
+
+export interface ToHubOptions {
+  /** A Hugging Face token with write access (default: `HF_TOKEN`). */
+  readonly token?: string | undefined
+  readonly private?: boolean | undefined
+  /** Default `train`. */
+  readonly split?: string | undefined
+  /** Default true: without, only the settings files and the card. */
+  readonly withRecords?: boolean | undefined
+  readonly onProgress?: ((progress: HubProgress) => void) | undefined
+  /** Default `HF_ENDPOINT`, else `https://huggingface.co`. */
+  readonly endpoint?: string | undefined
+  /** Files above this size go through LFS (default 1 MiB). */
+  readonly inlineLimit?: number | undefined
+}
+
+export interface FromHubOptions {
+  readonly token?: string | undefined
+  /** Default: the repo id, as the SDK does. */
+  readonly name?: string | undefined
+  readonly workspace: WorkspaceRef
+  /** Default `train` when there is one, else the first split found. */
+  readonly split?: string | undefined
+  readonly withRecords?: boolean | undefined
+  readonly onProgress?: ((progress: HubProgress) => void) | undefined
+  readonly endpoint?: string | undefined
+}
+
+const PAGE = 1000
+const UPSERT_BATCH = 500
+
+const tempDir = Effect.acquireRelease(
+  Effect.tryPromise({
+    try: () => mkdtemp(join(tmpdir(), "gloss-hub-")),
+    catch: (cause) => new HubRequestFailed({ operation: "create a temporary folder", detail: String(cause) })
+  }),
+  (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
+)
+
+const write = (path: string, text: string) =>
+  Effect.tryPromise({
+    try: () => writeFile(path, text),
+    catch: (cause) => new HubRequestFailed({ operation: `write ${path}`, detail: String(cause) })
+  })
+
+const sizeCategory = (count: number) =>
+  count < 1000 ? "n<1K" : count < 10_000 ? "1K<n<10K" : count < 100_000 ? "10K<n<100K" : count < 1_000_000
+    ? "100K<n<1M"
+    : "1M<n<10M"
+
+const card = (repoId: string, dataset: Dataset, count: number) =>
+  [
+    "---",
+    "size_categories: " + sizeCategory(count),
+    "tags:",
+    "- rlfh",
+    "- argilla",
+    "- human-feedback",
+    "---",
+    "",
+    `# Dataset Card for ${repoId.split("/").pop() ?? repoId}`,
+    "",
+    "This dataset was exported from Gloss in the layout of Argilla's `Dataset.to_hub`: load it with",
+    "`rg.Dataset.from_hub(\"" + repoId + "\", settings=\"auto\")` or Gloss's `datasets.fromHub`, or its records with",
+    "`datasets.load_dataset(\"" + repoId + "\")`.",
+    "",
+    "## Fields",
+    "",
+    ...dataset.settings.fields.map((field) => `- \`${field.name}\` (${field.settings.type})`),
+    "",
+    "## Questions",
+    "",
+    ...dataset.settings.questions.map((question) => `- \`${question.name}\` (${question.settings.type})`),
+    "",
+    ...(dataset.guidelines ? ["## Guidelines", "", dataset.guidelines, ""] : [])
+  ].join("\n")
+
+export interface HubTransferDeps<E> {
+  readonly records: Records
+  readonly datasets: Datasets
+  readonly users: Users
+  readonly me: Effect.Effect<User, E>
+}
+
+export const makeHubTransfer = <E>(client: HubTransferDeps<E>) => {
+  const toHub = Effect.fn("GlossClient.datasets.toHub")(function*(dataset: Dataset, repoId: string, options: ToHubOptions = {}) {
+    const split = options.split ?? "train"
+    const hub = makeHubApi(repoId, { endpoint: options.endpoint, token: options.token ?? process.env["HF_TOKEN"] })
+    return yield* Effect.scoped(Effect.gen(function*() {
+      const dir = yield* tempDir
+      const files: Array<CommitFile> = []
+      let count = 0
+      if (options.withRecords ?? true) {
+        const parquetPath = join(dir, "records.parquet")
+        const writer = yield* openParquetWriter(parquetPath, hubColumns(dataset.settings))
+        yield* client.records.stream(dataset, { batchSize: PAGE, include: ["responses", "suggestions", "vectors"] }).pipe(
+          Stream.grouped(PAGE),
+          Stream.runForEach((chunk) => {
+            const rows = Array.from(chunk, (record) => recordToRow(record, dataset.settings))
+            count += rows.length
+            options.onProgress?.({ phase: "records", records: count })
+            return writer.append(rows)
+          })
+        )
+        yield* writer.close
+        files.push({ path: `data/${split}-00000-of-00001.parquet`, localPath: parquetPath })
+      }
+      yield* write(join(dir, "settings.json"), JSON.stringify(sdkSettings(dataset)))
+      yield* write(join(dir, "dataset.json"), JSON.stringify(sdkDatasetModel(dataset)))
+      yield* write(join(dir, "README.md"), card(repoId, dataset, count))
+      files.push(
+        { path: SETTINGS_FILE, localPath: join(dir, "settings.json") },
+        { path: DATASET_FILE, localPath: join(dir, "dataset.json") },
+        { path: "README.md", localPath: join(dir, "README.md") }
+      )
+      yield* hub.createRepo({ private: options.private ?? false })
+      options.onProgress?.({ phase: "upload", records: count, total: count })
+      yield* hub.commit(files, `Upload dataset ${dataset.name} from Gloss`, { inlineLimit: options.inlineLimit })
+      yield* Effect.logInfo(`Pushed ${count} records of dataset ${dataset.name} to ${hub.endpoint}/datasets/${repoId}`)
+      return { repoId, records: count, split, url: `${hub.endpoint}/datasets/${repoId}` }
+    }))
+  })
+
+  const fromHub = Effect.fn("GlossClient.datasets.fromHub")(function*(repoId: string, options: FromHubOptions) {
+    const hub = makeHubApi(repoId, { endpoint: options.endpoint, token: options.token ?? process.env["HF_TOKEN"] })
+    const listed = yield* hub.listFiles()
+    const parquets = listed.map((file) => file.path).filter((path) => path.endsWith(".parquet"))
+    const splitOf = (path: string) => (path.split("/").pop() ?? path).split("-")[0] ?? ""
+    const splits = [...new Set(parquets.map(splitOf))]
+    const split = options.split ?? (splits.includes("train") ? "train" : splits[0])
+    const withRecords = options.withRecords ?? true
+    const shards = parquets.filter((path) => splitOf(path) === split).sort()
+    if (withRecords && options.split !== undefined && shards.length === 0) {
+      return yield* new HubRepoNotFound({ repoId, detail: `no split '${options.split}' (splits: ${splits.join(", ") || "none"})` })
+    }
+    const decode = <A, I>(schema: Schema.Schema<A, I>, path: string, text: string) =>
+      Effect.mapError(
+        Schema.decodeUnknown(Schema.parseJson(schema))(text),
+        (error) => new HubRequestFailed({ operation: `read ${path}`, detail: error.message })
+      )
+    const settings = yield* decode(SdkSettings, SETTINGS_FILE, yield* hub.text(SETTINGS_FILE))
+    const model = yield* decode(SdkDatasetModel, DATASET_FILE, yield* hub.text(DATASET_FILE))
+    const workspace = typeof options.workspace === "string" ? options.workspace : options.workspace.name
+    const created = yield* client.datasets.add(draftOf(model, settings, options.name ?? repoId, workspace))
+    if (!withRecords) return { dataset: created, records: 0, split }
+    const me = yield* client.me
+    // The SDK's rule: responses of users this server does not know become the importing user's.
+    const known = new Map<string, UserId>((yield* client.users.list()).map((user) => [user.id, user.id]))
+    const user = (id: string): UserId => known.get(id) ?? me.id
+    let imported = 0
+    yield* Effect.scoped(Effect.gen(function*() {
+      const dir = yield* tempDir
+      for (const [index, shard] of shards.entries()) {
+        const localPath = join(dir, `shard-${index}.parquet`)
+        options.onProgress?.({ phase: "download", records: imported })
+        yield* hub.download(shard, localPath)
+        const file = yield* openParquetFile(localPath)
+        for (const group of file.rowGroups) {
+          const rows = yield* group
+          const upserts = rows.map((row, i) =>
+            rowToRecord(row, {
+              settings: created.settings,
+              features: file.features,
+              user,
+              fallbackId: `${split}_${imported + i}`
+            })
+          )
+          for (let start = 0; start < upserts.length; start += UPSERT_BATCH) {
+            yield* client.records.log(created, upserts.slice(start, start + UPSERT_BATCH), { batchSize: UPSERT_BATCH })
+          }
+          imported += rows.length
+          options.onProgress?.({ phase: "records", records: imported, total: file.rows })
+        }
+      }
+    })).pipe(Effect.tapError(() =>
+      Effect.logWarning(
+        `Import of ${repoId} into dataset ${created.name} (${created.id}) stopped after ${imported} records`
+      )
+    ))
+    return { dataset: created, records: imported, split }
+  })
+
+  return { toHub, fromHub }
+}

@@ -1,0 +1,88 @@
+/**
+ * `datasets.toHub` / `fromHub` through a fake Hugging Face Hub on a real Gloss (issue 21): the repo gets the SDK's
+ * files (records Parquet through LFS, settings, dataset model, card), the private flag and the split; the import
+ * gives back every record with its responses, suggestions, metadata and vectors; a wrong token is `HubUnauthorized`.
+ */
+import { expect, layer } from "@effect/vitest"
+import { Chunk, Effect, Stream } from "effect"
+import type { DatasetRecord } from "../../src/domain/Record.js"
+import { TestServerLive } from "../support/server.js"
+import { fakeDatasetHub, HUB_TOKEN } from "../support/fakeDatasetHub.js"
+import { ownerGloss } from "./support.js"
+
+const strip = (record: DatasetRecord) => ({
+  external_id: record.external_id,
+  fields: record.fields,
+  metadata: record.metadata,
+  vectors: record.vectors,
+  responses: (record.responses ?? []).map(({ status, user_id, values }) => ({ status, user_id, values })),
+  suggestions: (record.suggestions ?? []).map(({ agent, score, value }) => ({ agent, score, value }))
+})
+
+layer(TestServerLive("sqlite"), { excludeTestServices: true, timeout: 120_000 })("datasets.toHub / fromHub", (it) => {
+  it.scoped("round-trips every record, response, suggestion, metadata value and vector", () =>
+    Effect.gen(function*() {
+      const hub = yield* fakeDatasetHub()
+      const gloss = yield* ownerGloss()
+      const me = yield* gloss.me
+      const workspace = yield* gloss.workspaces.add({ name: `hub-${Date.now()}` })
+      const dataset = yield* gloss.datasets.add({
+        name: `hub-src-${Date.now()}`,
+        workspace: workspace.name,
+        settings: {
+          fields: [{ name: "text", title: "Text", required: true, settings: { type: "text" } }],
+          questions: [
+            { name: "label", title: "Label", required: true, settings: { type: "label_selection", options: [{ value: "pos", text: "Pos" }, { value: "neg", text: "Neg" }] } },
+            { name: "rating", title: "Rating", required: false, settings: { type: "rating", options: [{ value: 1 }, { value: 2 }, { value: 3 }] } }
+          ],
+          metadata: [{ name: "year", title: "Year", settings: { type: "integer" } }, { name: "source", title: "Source", settings: { type: "terms" } }],
+          vectors: [{ name: "emb", title: "Emb", dimensions: 3 }]
+        }
+      })
+      const count = 1234
+      yield* gloss.records.log(dataset, Array.from({ length: count }, (_, i) => ({
+        external_id: `r${i}`,
+        fields: { text: `text ${i}` },
+        metadata: { year: 2000 + (i % 20), source: `s${i % 3}` },
+        vectors: { emb: [i, i / 2, -i] },
+        suggestions: i % 2 === 0 ? [{ question_name: "label", value: i % 4 === 0 ? "pos" : "neg", score: 0.5, agent: "m1" }] : [],
+        responses: i % 3 === 0 ? [{ user_id: me.id, status: "submitted", values: { label: { value: "pos" }, rating: { value: 1 + (i % 3) } } }] : []
+      })), { batchSize: 500 })
+      const progress: Array<number> = []
+      const pushed = yield* gloss.datasets.toHub(dataset, "org/exported", {
+        token: HUB_TOKEN, private: true, split: "validation", endpoint: hub.url, inlineLimit: 1024,
+        onProgress: (p) => progress.push(p.records)
+      })
+      expect(pushed.records).toBe(count)
+      expect(progress.at(-1)).toBe(count)
+      const repo = hub.repos.get("org/exported")!
+      expect(repo.private).toBe(true)
+      expect([...repo.files.keys()].sort()).toEqual([".argilla/dataset.json", ".argilla/settings.json", "README.md", "data/validation-00000-of-00001.parquet"])
+      expect(hub.calls).toContain("POST /datasets/org/exported.git/info/lfs/objects/batch")
+
+      const imported = yield* gloss.datasets.fromHub("org/exported", { token: HUB_TOKEN, name: `hub-dst-${Date.now()}`, workspace: workspace.name, endpoint: hub.url })
+      expect(imported.records).toBe(count)
+      expect(imported.split).toBe("validation")
+      expect(imported.dataset.settings.questions.map((q) => [q.name, q.settings.type])).toEqual([["label", "label_selection"], ["rating", "rating"]])
+      expect(imported.dataset.settings.metadata.map((m) => m.name).sort()).toEqual(["source", "year"])
+      expect(imported.dataset.settings.vectors.map((v) => [v.name, v.dimensions])).toEqual([["emb", 3]])
+      const all = (d: { id: string }) =>
+        Effect.map(Stream.runCollect(gloss.records.stream(d, { batchSize: 1000, include: ["responses", "suggestions", "vectors"] })), (c) =>
+          Chunk.toArray(c).map(strip).sort((a, b) => String(a.external_id).localeCompare(String(b.external_id))))
+      const before = yield* all(dataset)
+      const after = yield* all(imported.dataset)
+      expect(after.length).toBe(count)
+      expect(after).toEqual(before)
+
+      const refused = yield* Effect.flip(gloss.datasets.toHub(dataset, "org/x", { token: "hf_wrong", endpoint: hub.url }))
+      expect(refused._tag).toBe("HubUnauthorized")
+    }), { timeout: 120_000 })
+
+  it.scoped("a missing repo is HubRepoNotFound", () =>
+    Effect.gen(function*() {
+      const hub = yield* fakeDatasetHub()
+      const gloss = yield* ownerGloss()
+      const missing = yield* Effect.flip(gloss.datasets.fromHub("org/none", { token: HUB_TOKEN, workspace: "w", endpoint: hub.url }))
+      expect(missing._tag).toBe("HubRepoNotFound")
+    }))
+})
