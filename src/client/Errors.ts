@@ -128,20 +128,20 @@ export class JobFailed extends Schema.TaggedError<JobFailed>()("JobFailed", { id
 /** A folder or file of a dataset export that cannot be read or written (issue 21: `toDisk`, `fromDisk`). */
 export class TransferFileError extends Schema.TaggedError<TransferFileError>()("TransferFileError", {
   path: Schema.String,
-  detail: Schema.String
+  reason: Schema.String
 }) {
   override get message() {
-    return `Cannot use ${this.path}: ${this.detail}`
+    return `Cannot use ${this.path}: ${this.reason}`
   }
 }
 
 /** A file of an export folder that is not what the Argilla SDK writes there. */
 export class InvalidExportFile extends Schema.TaggedError<InvalidExportFile>()("InvalidExportFile", {
   path: Schema.String,
-  detail: Schema.String
+  reason: Schema.String
 }) {
   override get message() {
-    return `${this.path} is not in the Argilla SDK's export format: ${this.detail}`
+    return `${this.path} is not in the Argilla SDK's export format: ${this.reason}`
   }
 }
 
@@ -183,6 +183,9 @@ export type OptionsError = MissingApiKey | InvalidApiUrl
 
 export type ClientError =
   | JobFailed
+  | HubUnauthorized
+  | HubRepoNotFound
+  | HubRequestFailed
   | TransferFileError
   | InvalidExportFile
   | DatasetNameTaken

@@ -4,6 +4,7 @@
  */
 import { Effect, Option, SynchronizedRef } from "effect"
 import type { User } from "../domain/User.js"
+import { makeDatasetSettings } from "./datasetSettings.js"
 import { makeDatasets } from "./Datasets.js"
 import { type ClientOptions, resolveSettings } from "./Options.js"
 import { makeRecords } from "./Records.js"
@@ -40,7 +41,7 @@ export const buildClient = Effect.fn("GlossClient.build")(function*(options: Cli
     workspaces,
     users,
     /** With `toHub` / `fromHub` (issue 21). */
-    datasets: Object.assign(datasets, makeHubTransfer({ datasets, records, users, me })),
+    datasets: Object.assign(datasets, makeHubTransfer({ transport, workspaces, datasetSettings: makeDatasetSettings(transport), records, users, me })),
     webhooks: makeWebhooks(transport),
     records,
     /** The typed endpoints themselves, for what no collection covers; wrap calls in `call`. */

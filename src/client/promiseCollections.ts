@@ -6,6 +6,7 @@ import { Effect, Option, type Stream } from "effect"
 import type { DatasetDraft, Dataset } from "./datasetSettings.js"
 import type { DatasetLookup } from "./Datasets.js"
 import type { FromDiskOptions, ToDiskOptions } from "./transfer/disk.js"
+import type { FromHubOptions, ToHubOptions } from "./transfer/hub.js"
 import type { GlossClientShape } from "./makeClient.js"
 import type { Answer, ApplyOptions, LogOptions, LogResult, DatasetRef, StreamOptions } from "./Records.js"
 import type { Sequence } from "./sequence.js"
@@ -70,6 +71,9 @@ export const promiseDatasets = (run: Run, iterate: Iterate) => {
     toDisk: (dataset: Dataset, dir: string, options?: ToDiskOptions) =>
       run((client) => client.datasets.toDisk(dataset, dir, options)),
     fromDisk: (dir: string, options: FromDiskOptions) => run((client) => client.datasets.fromDisk(dir, options)),
+    toHub: (dataset: Dataset, repoId: string, options?: ToHubOptions) =>
+      run((client) => client.datasets.toHub(dataset, repoId, options)),
+    fromHub: (repoId: string, options: FromHubOptions) => run((client) => client.datasets.fromHub(repoId, options)),
     ...sequenceFace(run, iterate, (client) => client.datasets)
   })
 }

@@ -3,10 +3,15 @@
  * files (records Parquet through LFS, settings, dataset model, card), the private flag and the split; the import
  * gives back every record with its responses, suggestions, metadata and vectors; a wrong token is `HubUnauthorized`.
  */
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
 import { expect, layer } from "@effect/vitest"
 import { Chunk, Effect, Stream } from "effect"
+import { hubColumns, openParquetWriter } from "../../src/client/transfer/hubParquet.js"
 import type { DatasetRecord } from "../../src/domain/Record.js"
-import { TestServerLive } from "../support/server.js"
+import { Client } from "../../src/client/index.js"
+import { OWNER, TestServer, TestServerLive } from "../support/server.js"
 import { fakeDatasetHub, HUB_TOKEN } from "../support/fakeDatasetHub.js"
 import { ownerGloss } from "./support.js"
 
@@ -51,7 +56,7 @@ layer(TestServerLive("sqlite"), { excludeTestServices: true, timeout: 120_000 })
       const progress: Array<number> = []
       const pushed = yield* gloss.datasets.toHub(dataset, "org/exported", {
         token: HUB_TOKEN, private: true, split: "validation", endpoint: hub.url, inlineLimit: 1024,
-        onProgress: (p) => progress.push(p.records)
+        onProgress: (p) => progress.push(p.done)
       })
       expect(pushed.records).toBe(count)
       expect(progress.at(-1)).toBe(count)
@@ -74,6 +79,41 @@ layer(TestServerLive("sqlite"), { excludeTestServices: true, timeout: 120_000 })
       expect(after.length).toBe(count)
       expect(after).toEqual(before)
 
+      // The same name again is refused before anything is created.
+      const taken = yield* Effect.flip(gloss.datasets.fromHub("org/exported", { token: HUB_TOKEN, name: imported.dataset.name, workspace: workspace.name, endpoint: hub.url }))
+      expect(taken._tag).toBe("DatasetNameTaken")
+
+      // A refused batch: the new dataset is deleted (atomic), or kept with what came before it (keepPartial).
+      const rows = before.map((record, i) => ({
+        id: record.external_id,
+        text: (record.fields as { text: string }).text,
+        "rating.responses": i === 700 ? [99] : null,
+        "rating.responses.users": i === 700 ? [me.id] : null,
+        "rating.responses.status": i === 700 ? ["submitted"] : null
+      }))
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "gloss-hub-bad-")), "bad.parquet")
+      const writer = yield* openParquetWriter(file, hubColumns(dataset.settings))
+      yield* writer.append(rows)
+      yield* writer.close
+      const good = hub.repos.get("org/exported")!.files
+      hub.repos.set("org/bad", {
+        private: false,
+        commits: [],
+        files: new Map([
+          [".argilla/settings.json", good.get(".argilla/settings.json")!],
+          [".argilla/dataset.json", good.get(".argilla/dataset.json")!],
+          ["data/train-00000-of-00001.parquet", fs.readFileSync(file)]
+        ])
+      })
+      const names = () => Effect.map(gloss.datasets.get({ workspace: workspace.name }), (all) => all.map((d) => d.name).sort())
+      const namesBefore = yield* names()
+      const failed = yield* Effect.flip(gloss.datasets.fromHub("org/bad", { token: HUB_TOKEN, name: "bad-atomic", workspace: workspace.name, endpoint: hub.url }))
+      expect(failed._tag).toBe("DatasetImportFailed")
+      expect(failed.message).toContain("records 501–")
+      expect(yield* names()).toEqual(namesBefore)
+      const partial = yield* Effect.flip(gloss.datasets.fromHub("org/bad", { token: HUB_TOKEN, name: "bad-kept", workspace: workspace.name, endpoint: hub.url, keepPartial: true }))
+      expect(partial).toMatchObject({ _tag: "DatasetImportFailed", imported: 500, kept: true })
+
       const refused = yield* Effect.flip(gloss.datasets.toHub(dataset, "org/x", { token: "hf_wrong", endpoint: hub.url }))
       expect(refused._tag).toBe("HubUnauthorized")
     }), { timeout: 120_000 })
@@ -84,5 +124,35 @@ layer(TestServerLive("sqlite"), { excludeTestServices: true, timeout: 120_000 })
       const gloss = yield* ownerGloss()
       const missing = yield* Effect.flip(gloss.datasets.fromHub("org/none", { token: HUB_TOKEN, workspace: "w", endpoint: hub.url }))
       expect(missing._tag).toBe("HubRepoNotFound")
+    }))
+
+  it.scoped("the Promise face pushes and pulls the same way", () =>
+    Effect.gen(function*() {
+      const hub = yield* fakeDatasetHub()
+      const gloss = yield* ownerGloss()
+      const workspace = yield* gloss.workspaces.add({ name: `hub-p-${Date.now()}` })
+      const dataset = yield* gloss.datasets.add({
+        name: "promise-src",
+        workspace: workspace.name,
+        settings: {
+          fields: [{ name: "text", title: "Text", required: true, settings: { type: "text" } }],
+          questions: [{ name: "note", title: "Note", required: true, settings: { type: "text" } }]
+        }
+      })
+      yield* gloss.records.log(dataset, Array.from({ length: 7 }, (_, i) => ({ external_id: `p${i}`, fields: { text: `t${i}` } })))
+      const { url } = yield* TestServer
+      const result = yield* Effect.promise(async () => {
+        const client = new Client({ apiUrl: url, apiKey: OWNER.apiKey, onLog: () => {} })
+        try {
+          const out = await client.datasets.toHub(dataset, "org/promise", { token: HUB_TOKEN, endpoint: hub.url })
+          const back = await client.datasets.fromHub("org/promise", { token: HUB_TOKEN, name: "promise-dst", workspace: workspace.name, endpoint: hub.url })
+          return { out: out.records, back: back.records, split: back.split }
+        } finally {
+          await client.close()
+        }
+      })
+      expect(result).toEqual({ out: 7, back: 7, split: "train" })
+      expect([...hub.repos.get("org/promise")!.files.keys()]).toContain("data/train-00000-of-00001.parquet")
+      expect(hub.repos.get("org/promise")!.private).toBe(false)
     }))
 })

@@ -10,13 +10,15 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Schema, Stream } from "effect"
 import type { UserId } from "../../domain/Ids.js"
-import type { Dataset } from "../datasetSettings.js"
-import { HubRepoNotFound, HubRequestFailed } from "../Errors.js"
+import { MAX_RECORDS_PER_BULK } from "../../domain/Record.js"
+import type { Dataset, makeDatasetSettings } from "../datasetSettings.js"
+import { DatasetImportFailed, DatasetNameTaken, HubRepoNotFound, HubRequestFailed } from "../Errors.js"
 import type { User } from "../../domain/User.js"
-import type { Datasets } from "../Datasets.js"
 import type { Records } from "../Records.js"
 import type { Users } from "../Users.js"
-import type { WorkspaceRef } from "../Workspaces.js"
+import type { Transport } from "../Transport.js"
+import type { WorkspaceRef, Workspaces } from "../Workspaces.js"
+import type { TransferProgress } from "./disk.js"
 import { type CommitFile, makeHubApi } from "./hubApi.js"
 import { hubColumns, openParquetFile, openParquetWriter, recordToRow, rowToRecord } from "./hubParquet.js"
 import {
@@ -29,17 +31,15 @@ import {
   SETTINGS_FILE
 } from "./sdkFormat.js"
 
-export interface HubProgress {
+export interface HubProgress extends TransferProgress {
+  /** `records`: records paged into the Parquet file (export) or imported (import); `upload` / `download`: files. */
   readonly phase: "records" | "upload" | "download"
-  /** Records written or imported so far. */
-  readonly records: number
-  /** All of them, when known. */
-  readonly total?: number | undefined
 }
 
 export interface ToHubOptions {
   /** A Hugging Face token with write access (default: `HF_TOKEN`). */
   readonly token?: string | undefined
+  /** Default false (the repo is created public, as `huggingface_hub` does). */
   readonly private?: boolean | undefined
   /** Default `train`. */
   readonly split?: string | undefined
@@ -53,19 +53,34 @@ export interface ToHubOptions {
 }
 
 export interface FromHubOptions {
+  /** Default: `HF_TOKEN`; public repos need none. */
   readonly token?: string | undefined
-  /** Default: the repo id, as the SDK does. */
+  /** Default: the exported dataset's name (`.argilla/dataset.json`), as `fromDisk`. */
   readonly name?: string | undefined
   readonly workspace: WorkspaceRef
   /** Default `train` when there is one, else the first split found. */
   readonly split?: string | undefined
   readonly withRecords?: boolean | undefined
+  /** When a batch fails: keep the dataset with the records imported before it (default: delete the dataset). */
+  readonly keepPartial?: boolean | undefined
   readonly onProgress?: ((progress: HubProgress) => void) | undefined
   readonly endpoint?: string | undefined
 }
 
+export interface ToHubResult {
+  readonly repoId: string
+  readonly records: number
+  readonly split: string
+  readonly url: string
+}
+
+export interface FromHubResult {
+  readonly dataset: Dataset
+  readonly records: number
+  readonly split: string | undefined
+}
+
 const PAGE = 1000
-const UPSERT_BATCH = 500
 
 const tempDir = Effect.acquireRelease(
   Effect.tryPromise({
@@ -114,13 +129,16 @@ const card = (repoId: string, dataset: Dataset, count: number) =>
   ].join("\n")
 
 export interface HubTransferDeps<E> {
+  readonly transport: Transport
+  readonly workspaces: Workspaces
+  readonly datasetSettings: ReturnType<typeof makeDatasetSettings>
   readonly records: Records
-  readonly datasets: Datasets
   readonly users: Users
   readonly me: Effect.Effect<User, E>
 }
 
 export const makeHubTransfer = <E>(client: HubTransferDeps<E>) => {
+  const { api, call } = client.transport
   const toHub = Effect.fn("GlossClient.datasets.toHub")(function*(dataset: Dataset, repoId: string, options: ToHubOptions = {}) {
     const split = options.split ?? "train"
     const hub = makeHubApi(repoId, { endpoint: options.endpoint, token: options.token ?? process.env["HF_TOKEN"] })
@@ -129,6 +147,7 @@ export const makeHubTransfer = <E>(client: HubTransferDeps<E>) => {
       const files: Array<CommitFile> = []
       let count = 0
       if (options.withRecords ?? true) {
+        const { total } = yield* call(api.records.list({ path: { id: dataset.id }, urlParams: { offset: 0, limit: 1 } }))
         const parquetPath = join(dir, "records.parquet")
         const writer = yield* openParquetWriter(parquetPath, hubColumns(dataset.settings))
         yield* client.records.stream(dataset, { batchSize: PAGE, include: ["responses", "suggestions", "vectors"] }).pipe(
@@ -136,7 +155,7 @@ export const makeHubTransfer = <E>(client: HubTransferDeps<E>) => {
           Stream.runForEach((chunk) => {
             const rows = Array.from(chunk, (record) => recordToRow(record, dataset.settings))
             count += rows.length
-            options.onProgress?.({ phase: "records", records: count })
+            options.onProgress?.({ phase: "records", done: count, total: Math.max(total, count) })
             return writer.append(rows)
           })
         )
@@ -152,10 +171,11 @@ export const makeHubTransfer = <E>(client: HubTransferDeps<E>) => {
         { path: "README.md", localPath: join(dir, "README.md") }
       )
       yield* hub.createRepo({ private: options.private ?? false })
-      options.onProgress?.({ phase: "upload", records: count, total: count })
+      options.onProgress?.({ phase: "upload", done: count, total: count })
       yield* hub.commit(files, `Upload dataset ${dataset.name} from Gloss`, { inlineLimit: options.inlineLimit })
       yield* Effect.logInfo(`Pushed ${count} records of dataset ${dataset.name} to ${hub.endpoint}/datasets/${repoId}`)
-      return { repoId, records: count, split, url: `${hub.endpoint}/datasets/${repoId}` }
+      const result: ToHubResult = { repoId, records: count, split, url: `${hub.endpoint}/datasets/${repoId}` }
+      return result
     }))
   })
 
@@ -178,45 +198,73 @@ export const makeHubTransfer = <E>(client: HubTransferDeps<E>) => {
       )
     const settings = yield* decode(SdkSettings, SETTINGS_FILE, yield* hub.text(SETTINGS_FILE))
     const model = yield* decode(SdkDatasetModel, DATASET_FILE, yield* hub.text(DATASET_FILE))
-    const workspace = typeof options.workspace === "string" ? options.workspace : options.workspace.name
-    const created = yield* client.datasets.add(draftOf(model, settings, options.name ?? repoId, workspace))
-    if (!withRecords) return { dataset: created, records: 0, split }
-    const me = yield* client.me
-    // The SDK's rule: responses of users this server does not know become the importing user's.
-    const known = new Map<string, UserId>((yield* client.users.list()).map((user) => [user.id, user.id]))
-    const user = (id: string): UserId => known.get(id) ?? me.id
-    let imported = 0
-    yield* Effect.scoped(Effect.gen(function*() {
+    const workspace = yield* client.workspaces.resolve(options.workspace)
+    const name = options.name ?? model.name
+    const { items } = yield* call(api.datasets.listMine({ urlParams: { workspace_id: workspace.id } }))
+    if (items.some((dataset) => dataset.name === name && dataset.workspace_id === workspace.id)) {
+      return yield* new DatasetNameTaken({ name, workspace: workspace.name })
+    }
+    return yield* Effect.scoped(Effect.gen(function*() {
       const dir = yield* tempDir
-      for (const [index, shard] of shards.entries()) {
+      // Every shard is on disk before the dataset exists: a failed download creates nothing.
+      const files = []
+      for (const [index, shard] of (withRecords ? shards : []).entries()) {
         const localPath = join(dir, `shard-${index}.parquet`)
-        options.onProgress?.({ phase: "download", records: imported })
+        options.onProgress?.({ phase: "download", done: index, total: shards.length })
         yield* hub.download(shard, localPath)
-        const file = yield* openParquetFile(localPath)
-        for (const group of file.rowGroups) {
-          const rows = yield* group
-          const upserts = rows.map((row, i) =>
-            rowToRecord(row, {
-              settings: created.settings,
-              features: file.features,
-              user,
-              fallbackId: `${split}_${imported + i}`
-            })
-          )
-          for (let start = 0; start < upserts.length; start += UPSERT_BATCH) {
-            yield* client.records.log(created, upserts.slice(start, start + UPSERT_BATCH), { batchSize: UPSERT_BATCH })
-          }
-          imported += rows.length
-          options.onProgress?.({ phase: "records", records: imported, total: file.rows })
-        }
+        files.push(yield* openParquetFile(localPath))
       }
-    })).pipe(Effect.tapError(() =>
-      Effect.logWarning(
-        `Import of ${repoId} into dataset ${created.name} (${created.id}) stopped after ${imported} records`
-      )
-    ))
-    return { dataset: created, records: imported, split }
+      const total = files.reduce((sum, file) => sum + file.rows, 0)
+      const dataset = yield* client.datasetSettings.create(draftOf(model, settings, name, workspace.name), workspace)
+      const result = (records: number): FromHubResult => ({ dataset, records, split })
+      if (files.length === 0) return result(0)
+      const me = yield* client.me
+      // The SDK's rule: responses of users this server does not know become the importing user's.
+      const known = new Map<string, UserId>((yield* client.users.list()).map((user) => [user.id, user.id]))
+      const user = (id: string): UserId => known.get(id) ?? me.id
+      let done = 0
+      const ingest = Effect.forEach(files, (file) =>
+        Effect.forEach(file.rowGroups, (group) =>
+          Effect.gen(function*() {
+            const rows = yield* group
+            const upserts = rows.map((row, i) =>
+              rowToRecord(row, { settings: dataset.settings, features: file.features, user, fallbackId: `${split}_${done + i}` })
+            )
+            for (let start = 0; start < upserts.length; start += MAX_RECORDS_PER_BULK) {
+              const batch = upserts.slice(start, start + MAX_RECORDS_PER_BULK)
+              yield* call(api.records.bulkUpsert({ path: { id: dataset.id }, payload: { items: batch } })).pipe(
+                Effect.mapError((error) => ({ error, first: done + 1, size: batch.length }))
+              )
+              done += batch.length
+              options.onProgress?.({ phase: "records", done, total })
+            }
+          })), { discard: true })
+      yield* ingest.pipe(Effect.catchAll((failure) =>
+        Effect.gen(function*() {
+          const reason = "first" in failure
+            ? `the batch of records ${failure.first}–${failure.first + failure.size - 1} was refused: ${describe(failure.error)}`
+            : failure.message
+          const kept = options.keepPartial === true
+          if (!kept) {
+            yield* call(api.datasets.delete({ path: { id: dataset.id } })).pipe(
+              Effect.catchAll((error) => Effect.logWarning(`Deleting the dataset ${dataset.id} failed`, error))
+            )
+          }
+          return yield* new DatasetImportFailed({ dataset: dataset.name, imported: kept ? done : 0, total, kept, reason })
+        })
+      ))
+      yield* Effect.logInfo(`Imported dataset ${dataset.name} with ${done} records from ${hub.endpoint}/datasets/${repoId}`)
+      return result(done)
+    }))
   })
 
   return { toHub, fromHub }
+}
+
+/** The API's explanation (`detail`) when there is one, else the error's message. */
+const describe = (error: unknown): string => {
+  if (typeof error === "object" && error !== null && "detail" in error && typeof error.detail === "string") {
+    return error.detail
+  }
+  return error instanceof Error ? error.message : String(error)
 }

@@ -12,6 +12,7 @@ import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "h
 import type { FileMetaData } from "hyparquet"
 import { fileWriter, ParquetWriter } from "hyparquet-writer"
 import { Effect, Schema } from "effect"
+import { TransferFileError } from "../Errors.js"
 import type { DatasetRecord, RecordUpsert } from "../../domain/Record.js"
 import type { RecordResponse } from "../../domain/Response.js"
 import type { SuggestionCreate } from "../../domain/Suggestion.js"
@@ -20,16 +21,6 @@ import type { UserId } from "../../domain/Ids.js"
 /** Any JSON value (the domain's `JsonValue` is `unknown` too). */
 type JsonValue = unknown
 import type { DatasetSettings } from "../datasetSettings.js"
-
-/** The Parquet file cannot be written or read (a disk error, or a file that is not the SDK's Parquet). */
-export class HubParquetError extends Schema.TaggedError<HubParquetError>()("HubParquetError", {
-  path: Schema.String,
-  detail: Schema.String
-}) {
-  override get message() {
-    return `Cannot use the Parquet file ${this.path}: ${this.detail}`
-  }
-}
 
 /** The writer's schema element (hyparquet-writer pins its own hyparquet, whose types differ slightly). */
 type SchemaElement = ConstructorParameters<typeof ParquetWriter>[0]["schema"][number]
@@ -210,7 +201,7 @@ export const recordToRow = (record: DatasetRecord, settings: DatasetSettings): R
 }
 
 const fail = (path: string) => (cause: unknown) =>
-  new HubParquetError({ path, detail: cause instanceof Error ? cause.message : String(cause) })
+  new TransferFileError({ path, detail: `Parquet: ${cause instanceof Error ? cause.message : String(cause)}` })
 
 /** Rows per row group: large enough for Parquet to compress well, small enough to stay a few MB in memory. */
 export const ROW_GROUP_SIZE = 5000
@@ -276,7 +267,7 @@ export interface ParquetFile {
   /** The `huggingface` key-value metadata's features (`{"<column>": {"_type": "ClassLabel", "names": [...]}}`). */
   readonly features: ReadonlyMap<string, unknown>
   /** The rows of each row group in turn, as JSON. */
-  readonly rowGroups: ReadonlyArray<Effect.Effect<ReadonlyArray<Record<string, JsonValue>>, HubParquetError>>
+  readonly rowGroups: ReadonlyArray<Effect.Effect<ReadonlyArray<Record<string, JsonValue>>, TransferFileError>>
 }
 
 const HfMetadata = Schema.parseJson(Schema.Struct({
