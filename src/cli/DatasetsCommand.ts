@@ -1,9 +1,13 @@
-/** `gloss datasets list`: the ids that `records import` and `search reindex` take, with what names them. */
+/**
+ * `gloss datasets list`: the ids that `records import` and `search reindex` take, with what names them; `export` and
+ * `import` (DatasetsTransferCommand.ts) move a dataset to and from a folder.
+ */
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option } from "effect"
 import { Datasets } from "../services/datasets/Datasets.js"
 import { Workspaces } from "../services/workspaces/Workspaces.js"
 import { AdminLive, SYSTEM_OWNER, UsageError } from "./admin.js"
+import { datasetsTransferCommands } from "./DatasetsTransferCommand.js"
 
 const list = Command.make("list", {
   workspace: Options.text("workspace").pipe(
@@ -40,5 +44,5 @@ const list = Command.make("list", {
 
 export const datasetsCommand = Command.make("datasets").pipe(
   Command.withDescription("Datasets"),
-  Command.withSubcommands([list])
+  Command.withSubcommands([list, ...datasetsTransferCommands])
 )

@@ -128,20 +128,20 @@ export class JobFailed extends Schema.TaggedError<JobFailed>()("JobFailed", { id
 /** A folder or file of a dataset export that cannot be read or written (issue 21: `toDisk`, `fromDisk`). */
 export class TransferFileError extends Schema.TaggedError<TransferFileError>()("TransferFileError", {
   path: Schema.String,
-  reason: Schema.String
+  detail: Schema.String
 }) {
   override get message() {
-    return `Cannot use ${this.path}: ${this.reason}`
+    return `Cannot use ${this.path}: ${this.detail}`
   }
 }
 
 /** A file of an export folder that is not what the Argilla SDK writes there. */
 export class InvalidExportFile extends Schema.TaggedError<InvalidExportFile>()("InvalidExportFile", {
   path: Schema.String,
-  reason: Schema.String
+  detail: Schema.String
 }) {
   override get message() {
-    return `${this.path} is not in the Argilla SDK's export format: ${this.reason}`
+    return `${this.path} is not in the Argilla SDK's export format: ${this.detail}`
   }
 }
 
