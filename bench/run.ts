@@ -5,6 +5,7 @@
  */
 import * as os from "node:os"
 import { applySuite } from "./suites/apply.js"
+import { exportSuite } from "./suites/export.js"
 import { ingestSuite } from "./suites/ingest.js"
 import { meSuite } from "./suites/me.js"
 import { scaleSuite } from "./suites/scale.js"
@@ -21,7 +22,8 @@ const suites: Record<string, (options: SuiteOptions) => Promise<unknown>> = {
   ui: uiSuite,
   webhooks: webhooksSuite,
   apply: applySuite,
-  scale: scaleSuite
+  scale: scaleSuite,
+  export: exportSuite
 }
 
 const selected: Array<string> = []
@@ -42,8 +44,9 @@ if (unknown.length > 0) {
 }
 
 const results: Record<string, unknown> = {}
-// `scale` runs only when asked for: at its default size it loads a million records twice.
-for (const name of selected.length > 0 ? selected : Object.keys(suites).filter((name) => name !== "scale")) {
+// `scale` and `export` run only when asked for: at their default sizes they load a million (100 000 vector-laden)
+// records.
+for (const name of selected.length > 0 ? selected : Object.keys(suites).filter((name) => name !== "scale" && name !== "export")) {
   const suite = suites[name]
   if (suite !== undefined) results[name] = await suite(options)
 }

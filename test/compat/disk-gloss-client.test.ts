@@ -65,7 +65,7 @@ const asSdkKeepsIt = (record: ReturnType<ReturnType<typeof comparable>>) => ({
   ...record,
   status: "pending",
   vectors: {},
-  suggestions: Object.fromEntries(Object.entries(record.suggestions).map(([name, s]) => [name, { ...s, type: null }])),
+  suggestions: Object.fromEntries(Object.entries(record.suggestions).map(([name, s]) => [name, Object.assign({}, s, { type: null })])),
   responses: Object.fromEntries(Object.entries(record.responses).map(([user, r]) => [user, { ...r, status: "draft" }]))
 })
 
