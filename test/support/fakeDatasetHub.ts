@@ -4,10 +4,14 @@
  * listing and `resolve` downloads, and bearer-token auth (any other token: 401, as the Hub answers). Files live in
  * memory; every call is recorded.
  */
+import { createHash } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { Effect, type Scope } from "effect"
 
 export const HUB_TOKEN = "hf_fake_dataset_hub_token"
+
+const COMMIT = "0123456789abcdef0123456789abcdef01234567"
+const etag = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex")
 
 export interface FakeRepo {
   readonly private: boolean
@@ -69,6 +73,8 @@ export const fakeDatasetHub = (
               repos.set(id, { private: isPrivate === true, files: new Map(), commits: [] })
               return send(res, 200, { url: `${url}/datasets/${id}` })
             }
+            // The dataset card's metadata check (the SDK's to_hub card): every card is valid here.
+            if (req.method === "POST" && path === "/api/validate-yaml") return send(res, 200, { errors: [], warnings: [] })
             const batch = /^\/datasets\/([^/]+\/[^/]+)\.git\/info\/lfs\/objects\/batch$/.exec(path)
             if (req.method === "POST" && batch) {
               if (!repos.has(batch[1]!)) return send(res, 404, { message: "Repository not found" })
@@ -88,9 +94,10 @@ export const fakeDatasetHub = (
             if (req.method === "POST" && verify) {
               return lfs.has(verify[1]!) ? send(res, 200, {}) : send(res, 404, { message: "object not uploaded" })
             }
-            const api = /^\/api\/datasets\/([^/]+\/[^/]+)\/(commit|tree)\/main$/.exec(path)
-            const resolveMatch = /^\/datasets\/([^/]+\/[^/]+)\/resolve\/main\/(.+)$/.exec(path)
-            const id = api?.[1] ?? resolveMatch?.[1]
+            const api = /^\/api\/datasets\/([^/]+\/[^/]+)\/(commit|tree|revision|paths-info|preupload)\/(?:main|[0-9a-f]{40})(?:\/(.*))?$/.exec(path)
+            const info = /^\/api\/datasets\/([^/]+\/[^/]+)$/.exec(path)
+            const resolveMatch = /^\/datasets\/([^/]+\/[^/]+)\/resolve\/(?:main|[0-9a-f]{40})\/(.+)$/.exec(path)
+            const id = api?.[1] ?? resolveMatch?.[1] ?? info?.[1]
             const repo = id === undefined ? undefined : repos.get(id)
             if (repo === undefined) {
               return send(res, 404, { error: "Repository not found" }, { "x-error-code": "RepoNotFound" })
@@ -110,15 +117,74 @@ export const fakeDatasetHub = (
               }
               return send(res, 200, { commitOid: "0".repeat(40), commitUrl: `${url}/datasets/${id}/commit/0` })
             }
-            if (req.method === "GET" && api?.[2] === "tree") {
-              if (query.get("recursive") !== "true") return send(res, 400, { error: "expected recursive=true" })
-              return send(res, 200, [...repo.files].map(([p, b]) => ({ type: "file", path: p, size: b.length })))
+            // What huggingface_hub and datasets read (the SDK's from_hub): repo info, tree under a path, paths-info.
+            const entries = (under: string, recursive: boolean) => {
+              const prefix = under === "" ? "" : `${under.replace(/\/$/, "")}/`
+              const out = new Map<string, unknown>()
+              for (const [p, b] of repo.files) {
+                if (!p.startsWith(prefix)) continue
+                const rest = p.slice(prefix.length).split("/")
+                if (rest.length === 1 || recursive) out.set(p, { type: "file", path: p, size: b.length, oid: etag(b) })
+                else out.set(prefix + rest[0], { type: "directory", path: prefix + rest[0], oid: COMMIT })
+                if (recursive) {
+                  for (let k = 1; k < rest.length; k++) {
+                    const dir = prefix + rest.slice(0, k).join("/")
+                    out.set(dir, { type: "directory", path: dir, oid: COMMIT })
+                  }
+                }
+              }
+              return [...out.values()]
             }
-            if (req.method === "GET" && resolveMatch) {
+            if (req.method === "GET" && (info || api?.[2] === "revision")) {
+              return send(res, 200, {
+                id,
+                _id: id,
+                sha: COMMIT,
+                private: repo.private,
+                siblings: [...repo.files.keys()].map((rfilename) => ({ rfilename })),
+                cardData: {},
+                tags: [],
+                lastModified: "2024-01-01T00:00:00.000Z"
+              })
+            }
+            if (req.method === "GET" && api?.[2] === "tree") {
+              const under = decodeURIComponent(api[3] ?? "")
+              const found = entries(under, query.get("recursive") === "true")
+              // The Hub answers a folder that does not exist with 404 EntryNotFound (huggingface_hub relies on it).
+              if (under !== "" && found.length === 0) {
+                return send(res, 404, { error: `Entry not found: ${under}` }, { "x-error-code": "EntryNotFound" })
+              }
+              return send(res, 200, found)
+            }
+            if (req.method === "POST" && api?.[2] === "preupload") {
+              const { files } = JSON.parse(raw.toString()) as { files: Array<{ path: string; size: number }> }
+              return send(res, 200, {
+                files: files.map((file) => ({
+                  path: file.path,
+                  uploadMode: file.path.endsWith(".parquet") || file.size > 10_000_000 ? "lfs" : "regular",
+                  shouldIgnore: false
+                }))
+              })
+            }
+            if (req.method === "POST" && api?.[2] === "paths-info") {
+              const form = new URLSearchParams(raw.toString())
+              const asked = form.getAll("paths").length > 0 ? form.getAll("paths") : (JSON.parse(raw.toString() || "{}").paths ?? [])
+              return send(res, 200, asked.flatMap((p: string) => {
+                const file = repo.files.get(p)
+                if (file !== undefined) return [{ type: "file", path: p, size: file.length, oid: etag(file) }]
+                return [...repo.files.keys()].some((k) => k.startsWith(`${p}/`)) ? [{ type: "directory", path: p, oid: COMMIT }] : []
+              }))
+            }
+            if ((req.method === "GET" || req.method === "HEAD") && resolveMatch) {
               const file = repo.files.get(decodeURIComponent(resolveMatch[2]!))
               if (file === undefined) return send(res, 404, { error: "Entry not found" }, { "x-error-code": "EntryNotFound" })
-              res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(file.length) })
-              return res.end(file)
+              res.writeHead(200, {
+                "content-type": "application/octet-stream",
+                "content-length": String(file.length),
+                etag: `"${etag(file)}"`,
+                "x-repo-commit": COMMIT
+              })
+              return res.end(req.method === "HEAD" ? undefined : file)
             }
             return send(res, 404, { error: "Not Found" })
           })()
