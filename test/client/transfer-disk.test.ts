@@ -136,6 +136,25 @@ for (const dialect of dialects) {
         if (partial._tag === "Some") expect(yield* allRecords(client, partial.value)).toHaveLength(10)
       }), 120_000)
 
+    it.scoped("a response by a user the server does not have fails the import, which is undone (the SDK fails too)", () =>
+      Effect.gen(function*() {
+        const client = yield* ownerGloss()
+        const { dataset, workspace } = yield* fullDataset(client)
+        const dir = path.join(tempDir(), "export")
+        yield* client.datasets.toDisk(dataset, dir)
+        const file = path.join(dir, "records.json")
+        const records = readJson(file)
+        if (!Array.isArray(records)) throw new Error("records.json is not an array")
+        records[0].responses.label[0].user_id = "00000000-0000-4000-8000-000000000123"
+        fs.writeFileSync(file, JSON.stringify(records))
+        const name = unique("stranger")
+        const failed = yield* Effect.flip(client.datasets.fromDisk(dir, { name, workspace: workspace.name }))
+        expect(failed).toMatchObject({ _tag: "DatasetImportFailed", imported: 0, kept: false })
+        expect(failed.message).toContain("the batch of records 1–23 was refused")
+        const names = (yield* client.datasets.get({ workspace: workspace.name })).map((d) => d.name)
+        expect(names).not.toContain(name)
+      }), 120_000)
+
     it.scoped("the Promise face exports and imports the same way", () =>
       Effect.gen(function*() {
         const gloss = yield* ownerGloss()
