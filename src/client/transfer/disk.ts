@@ -167,7 +167,8 @@ export const makeDiskTransfer = (
         yield* Effect.ensuring(
           Effect.gen(function*() {
             yield* append(array.open)
-            yield* pages(dataset, limit).pipe(Stream.runForEach((items) =>
+            // The next page is fetched while this one is written.
+            yield* pages(dataset, limit).pipe(Stream.buffer({ capacity: 1 }), Stream.runForEach((items) =>
               Effect.gen(function*() {
                 yield* append(array.elements(items.map((record) => sdkRecord(record, questions))))
                 done += items.length
@@ -226,6 +227,8 @@ export const makeDiskTransfer = (
           }))
       }),
       Stream.grouped(size),
+      // The next batch is read while this one is sent; batches are still sent one after the other, in file order.
+      Stream.buffer({ capacity: 1 }),
       Stream.runForEach((chunk) =>
         Effect.gen(function*() {
           const batch = Chunk.toReadonlyArray(chunk).map((record) => upsertOf(record, questions))
