@@ -6,9 +6,16 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { Console, Effect, Option, Schema } from "effect"
-import { InvalidExportFile, TransferFileError } from "../client/Errors.js"
+import {
+  HubRepoNotFound,
+  HubRequestFailed,
+  HubUnauthorized,
+  InvalidExportFile,
+  TransferFileError
+} from "../client/Errors.js"
 import { GlossClient } from "../client/GlossClient.js"
 import type { TransferProgress } from "../client/transfer/disk.js"
+import type { HubProgress } from "../client/transfer/hub.js"
 import { MAX_RECORDS_PER_BULK } from "../domain/Record.js"
 
 /** Why an export or import did not happen, worded for the person at the terminal. */
@@ -28,17 +35,30 @@ export const transferTarget = (text: string): TransferTarget =>
   text.startsWith("hub:") ? { _tag: "Hub", repoId: text.slice("hub:".length) } : { _tag: "Disk", dir: text }
 
 /**
- * The client's file errors keep the file in `path` and the problem in `detail`, which the command line's failure
- * message would show alone: here they are worded whole.
+ * The client's file and Hub errors keep the problem in `detail`, which the command line's failure message would
+ * show alone: here they are worded whole.
  */
 const withPath = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.mapError(effect, (error) =>
-    error instanceof TransferFileError || error instanceof InvalidExportFile
+    error instanceof TransferFileError || error instanceof InvalidExportFile || error instanceof HubUnauthorized ||
+      error instanceof HubRepoNotFound || error instanceof HubRequestFailed
       ? new TransferFailed({ reason: error.message })
       : error)
 
-const hubNotSupported = (repoId: string) =>
-  new TransferFailed({ reason: `hub:${repoId}: Hugging Face Hub targets are not supported yet; give a folder` })
+/** `--token`, else `HF_TOKEN` (as huggingface_hub reads it). */
+const hubToken = (token: Option.Option<string>) => Option.getOrUndefined(Option.orElse(token, () =>
+  Option.fromNullable(process.env["HF_TOKEN"]).pipe(Option.filter((value) => value.length > 0))))
+
+const tokenOption = Options.text("token").pipe(
+  Options.optional,
+  Options.withDescription("Hugging Face token for hub: targets; default: HF_TOKEN")
+)
+const splitOption = (description: string) => Options.text("split").pipe(Options.optional, Options.withDescription(description))
+
+/** The Hub transfer reports downloads and uploads too; the bar shows the records. */
+const recordsOnly = (onProgress: (progress: TransferProgress) => void) => (progress: HubProgress) => {
+  if (progress.phase === "records") onProgress(progress)
+}
 
 export interface ProgressOutput {
   readonly isTTY?: boolean | undefined
@@ -78,7 +98,10 @@ const exportCommand = Command.make("export", {
   workspace: workspaceOption("The workspace of a dataset given by name; default: your default workspace").pipe(
     Options.optional
   ),
-  noRecords: Options.boolean("no-records").pipe(Options.withDescription("Write the dataset and its settings only"))
+  noRecords: Options.boolean("no-records").pipe(Options.withDescription("Write the dataset and its settings only")),
+  token: tokenOption,
+  private: Options.boolean("private").pipe(Options.withDescription("Create the hub: repository private")),
+  split: splitOption("The split the records go to on the Hub; default: train")
 }, (args) =>
   Effect.gen(function*() {
     const client = yield* GlossClient.fromCredentials()
@@ -92,8 +115,23 @@ const exportCommand = Command.make("export", {
     }
     const dataset = found.value
     const target = transferTarget(args.target)
-    if (target._tag === "Hub") return yield* hubNotSupported(target.repoId)
     const progress = transferProgress(process.stderr, "exported")
+    if (target._tag === "Hub") {
+      const token = hubToken(args.token)
+      if (token === undefined) {
+        return yield* new TransferFailed({ reason: `hub:${target.repoId}: a Hugging Face token is needed: --token or HF_TOKEN` })
+      }
+      const pushed = yield* client.datasets.toHub(dataset, target.repoId, {
+        token,
+        private: args.private,
+        split: Option.getOrUndefined(args.split),
+        withRecords: !args.noRecords,
+        onProgress: recordsOnly(progress.onProgress)
+      }).pipe(withPath, Effect.ensuring(Effect.sync(progress.end)))
+      return yield* Console.log(
+        `Exported dataset ${dataset.name} (${pushed.records} records) to ${pushed.url} (split ${pushed.split})`
+      )
+    }
     const result = yield* client.datasets.toDisk(dataset, target.dir, {
       withRecords: !args.noRecords,
       onProgress: progress.onProgress
@@ -104,7 +142,9 @@ const exportCommand = Command.make("export", {
     "Export a dataset — its settings, records, responses, suggestions and vectors — into a folder in the layout of " +
       "the Argilla SDK's Dataset.to_disk (.argilla/dataset.json, .argilla/settings.json, records.json). Connects as " +
       "`gloss login` saved (or GLOSS_API_URL and GLOSS_API_KEY). The folder must be new or empty; a failed export " +
-      "removes what it wrote."
+      "removes what it wrote. With hub:org/name, a Hugging Face Hub dataset repo in the layout of Dataset.to_hub " +
+      "(records as Parquet in data/<split>-*.parquet, the settings files, a card), in one commit; token from " +
+      "--token or HF_TOKEN, Hub from HF_ENDPOINT (default https://huggingface.co)."
   )
 )
 
@@ -124,16 +164,32 @@ const importCommand = Command.make("import", {
   keepPartial: Options.boolean("keep-partial").pipe(
     Options.withDescription("When records fail, keep the dataset with those imported before (default: delete it)")
   ),
-  noRecords: Options.boolean("no-records").pipe(Options.withDescription("Create the dataset with its settings only"))
+  noRecords: Options.boolean("no-records").pipe(Options.withDescription("Create the dataset with its settings only")),
+  token: tokenOption,
+  split: splitOption("The split to import from a hub: repository; default: train, else the first")
 }, (args) =>
   Effect.gen(function*() {
     if (args.batchSize < 1 || args.batchSize > MAX_RECORDS_PER_BULK) {
       return yield* new TransferFailed({ reason: `--batch-size must be between 1 and ${MAX_RECORDS_PER_BULK}` })
     }
     const source = transferTarget(args.source)
-    if (source._tag === "Hub") return yield* hubNotSupported(source.repoId)
     const client = yield* GlossClient.fromCredentials()
     const progress = transferProgress(process.stderr, "imported")
+    if (source._tag === "Hub") {
+      const pulled = yield* client.datasets.fromHub(source.repoId, {
+        token: hubToken(args.token),
+        workspace: args.workspace,
+        name: Option.getOrUndefined(args.name),
+        split: Option.getOrUndefined(args.split),
+        keepPartial: args.keepPartial,
+        withRecords: !args.noRecords,
+        onProgress: recordsOnly(progress.onProgress)
+      }).pipe(withPath, Effect.ensuring(Effect.sync(progress.end)))
+      return yield* Console.log(
+        `Imported ${pulled.records} records into dataset ${pulled.dataset.name} (${pulled.dataset.id}) ` +
+          `in workspace ${args.workspace}` + (pulled.split === undefined ? "" : ` (split ${pulled.split})`)
+      )
+    }
     const result = yield* client.datasets.fromDisk(source.dir, {
       workspace: args.workspace,
       name: Option.getOrUndefined(args.name),
@@ -151,7 +207,9 @@ const importCommand = Command.make("import", {
     "Import a dataset from a folder in the layout of the Argilla SDK's Dataset.to_disk (written by `gloss datasets " +
       "export` or by the SDK) as a new dataset of --workspace: its settings, then its records in batches. A name " +
       "already used in the workspace is refused (give --name). Atomic: when a batch is refused the new dataset is " +
-      "deleted, unless --keep-partial, which keeps it and says how many records it holds."
+      "deleted, unless --keep-partial, which keeps it and says how many records it holds. With hub:org/name, a " +
+      "Hugging Face Hub dataset repo written by `gloss datasets export` or the SDK's Dataset.to_hub (--split, " +
+      "--token or HF_TOKEN for private repos)."
   )
 )
 

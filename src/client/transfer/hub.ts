@@ -143,6 +143,8 @@ export const makeHubTransfer = <E>(client: HubTransferDeps<E>) => {
     const split = options.split ?? "train"
     const hub = makeHubApi(repoId, { endpoint: options.endpoint, token: options.token ?? process.env["HF_TOKEN"] })
     return yield* Effect.scoped(Effect.gen(function*() {
+      // The repo first: a refused token or a taken name fails before any record is read.
+      yield* hub.createRepo({ private: options.private ?? false })
       const dir = yield* tempDir
       const files: Array<CommitFile> = []
       let count = 0
@@ -170,7 +172,6 @@ export const makeHubTransfer = <E>(client: HubTransferDeps<E>) => {
         { path: DATASET_FILE, localPath: join(dir, "dataset.json") },
         { path: "README.md", localPath: join(dir, "README.md") }
       )
-      yield* hub.createRepo({ private: options.private ?? false })
       options.onProgress?.({ phase: "upload", done: count, total: count })
       yield* hub.commit(files, `Upload dataset ${dataset.name} from Gloss`, { inlineLimit: options.inlineLimit })
       yield* Effect.logInfo(`Pushed ${count} records of dataset ${dataset.name} to ${hub.endpoint}/datasets/${repoId}`)
