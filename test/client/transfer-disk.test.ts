@@ -136,6 +136,29 @@ for (const dialect of dialects) {
         if (partial._tag === "Some") expect(yield* allRecords(client, partial.value)).toHaveLength(10)
       }), 120_000)
 
+    it.scoped("a records.json cut short, or holding something else than the SDK's records, fails before anything is created", () =>
+      Effect.gen(function*() {
+        const client = yield* ownerGloss()
+        const { dataset, workspace } = yield* fullDataset(client)
+        const dir = path.join(tempDir(), "export")
+        yield* client.datasets.toDisk(dataset, dir)
+        const file = path.join(dir, "records.json")
+        const text = fs.readFileSync(file, "utf8")
+        const names = () => Effect.map(client.datasets.get({ workspace: workspace.name }), (all) => all.map((d) => d.name))
+        const before = yield* names()
+
+        fs.writeFileSync(file, text.slice(0, Math.floor(text.length / 2)))
+        const cut = yield* Effect.flip(client.datasets.fromDisk(dir, { name: unique("cut"), workspace: workspace.name }))
+        expect(cut).toMatchObject({ _tag: "InvalidExportFile", path: file, detail: expect.stringMatching(/^the file ends before the array does/) })
+
+        const records = JSON.parse(text)
+        records[20].fields = "not an object"
+        fs.writeFileSync(file, JSON.stringify(records))
+        const wrong = yield* Effect.flip(client.datasets.fromDisk(dir, { name: unique("wrong"), workspace: workspace.name }))
+        expect(wrong).toMatchObject({ _tag: "InvalidExportFile", detail: expect.stringMatching(/^record 21: fields: /) })
+        expect(yield* names()).toEqual(before)
+      }), 120_000)
+
     it.scoped("a response by a user the server does not have fails the import, which is undone (the SDK fails too)", () =>
       Effect.gen(function*() {
         const client = yield* ownerGloss()

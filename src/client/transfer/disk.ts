@@ -116,10 +116,28 @@ const recordTexts = (file: string) =>
     )
   })
 
-/** How many records the file holds: one pass that only counts (the progress needs a total). */
-const countRecords = (file: string) => Stream.runCount(recordTexts(file))
-
 const decodeRecord = Schema.decodeUnknownEither(SdkRecord)
+
+/** `records.json`'s records, parsed and checked against the SDK's record shape, an error naming the record. */
+const sdkRecords = (file: string) =>
+  Stream.suspend(() => {
+    let index = 0
+    return recordTexts(file).pipe(Stream.mapEffect((text) => {
+      index++
+      const invalid = (detail: string) => new InvalidExportFile({ path: file, detail: `record ${index}: ${detail}` })
+      return Effect.try({ try: (): unknown => JSON.parse(text), catch: (error) => invalid(`not JSON (${String(error)})`) })
+        .pipe(Effect.flatMap((json) => {
+          const decoded = decodeRecord(json)
+          return decoded._tag === "Right" ? Effect.succeed(decoded.right) : Effect.fail(invalid(oneLine(decoded.left)))
+        }))
+    }))
+  })
+
+/**
+ * How many records the file holds, every one of them read and checked: a file that is cut short or holds something
+ * other than the SDK's records fails here, before any dataset is created (the progress needs the total too).
+ */
+const checkRecords = (file: string) => Stream.runCount(sdkRecords(file))
 
 export const makeDiskTransfer = (
   { api, call }: Transport,
@@ -208,24 +226,14 @@ export const makeDiskTransfer = (
     }
     const file = path.join(root, RECORDS_FILE)
     const withRecords = options.withRecords !== false && (yield* exists(file))
-    const total = withRecords ? yield* countRecords(file) : 0
+    const total = withRecords ? yield* checkRecords(file) : 0
     const dataset = yield* create(draftOf(model, settings, name, workspace.name), workspace)
     if (!withRecords) return { dataset, records: 0 } satisfies FromDiskResult
 
     const questions = questionIndex(dataset.settings.questions).byName
     const size = Math.max(1, Math.min(options.batchSize ?? MAX_RECORDS_PER_BULK, MAX_RECORDS_PER_BULK))
     let done = 0
-    let index = 0
-    const ingest = recordTexts(file).pipe(
-      Stream.mapEffect((text) => {
-        index++
-        const invalid = (detail: string) => new InvalidExportFile({ path: file, detail: `record ${index}: ${detail}` })
-        return Effect.try({ try: (): unknown => JSON.parse(text), catch: (error) => invalid(`not JSON (${String(error)})`) })
-          .pipe(Effect.flatMap((json) => {
-            const decoded = decodeRecord(json)
-            return decoded._tag === "Right" ? Effect.succeed(decoded.right) : Effect.fail(invalid(oneLine(decoded.left)))
-          }))
-      }),
+    const ingest = sdkRecords(file).pipe(
       Stream.grouped(size),
       // The next batch is read while this one is sent; batches are still sent one after the other, in file order.
       Stream.buffer({ capacity: 1 }),
