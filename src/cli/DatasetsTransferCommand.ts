@@ -5,7 +5,7 @@
  * what was imported. A target is a folder or `hub:org/name` (`transferTarget`; the Hub branch is the Hub transfer's).
  */
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Effect, Option, Schema } from "effect"
+import { Console, Effect, Logger, LogLevel, Option, Schema } from "effect"
 import {
   HubRepoNotFound,
   HubRequestFailed,
@@ -86,6 +86,9 @@ export const transferProgress = (out: ProgressOutput, verb: string) => {
   }
 }
 
+/** The client's info logs would repeat on stdout what the command prints; its warnings still show. */
+const quiet = Logger.withMinimumLogLevel(LogLevel.Warning)
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const workspaceOption = (description: string) => Options.text("workspace").pipe(Options.withDescription(description))
@@ -137,7 +140,7 @@ const exportCommand = Command.make("export", {
       onProgress: progress.onProgress
     }).pipe(withPath, Effect.ensuring(Effect.sync(progress.end)))
     yield* Console.log(`Exported dataset ${dataset.name} (${result.records} records) to ${result.dir}`)
-  }).pipe(Effect.scoped)).pipe(
+  }).pipe(Effect.scoped, quiet)).pipe(
   Command.withDescription(
     "Export a dataset — its settings, records, responses, suggestions and vectors — into a folder in the layout of " +
       "the Argilla SDK's Dataset.to_disk (.argilla/dataset.json, .argilla/settings.json, records.json). Connects as " +
@@ -202,7 +205,7 @@ const importCommand = Command.make("import", {
       `Imported ${result.records} records into dataset ${result.dataset.name} (${result.dataset.id}) ` +
         `in workspace ${args.workspace}`
     )
-  }).pipe(Effect.scoped)).pipe(
+  }).pipe(Effect.scoped, quiet)).pipe(
   Command.withDescription(
     "Import a dataset from a folder in the layout of the Argilla SDK's Dataset.to_disk (written by `gloss datasets " +
       "export` or by the SDK) as a new dataset of --workspace: its settings, then its records in batches. A name " +
