@@ -10,6 +10,7 @@ import * as path from "node:path"
 import { expect, it as vitestIt, layer } from "@effect/vitest"
 import { Chunk, Effect, Stream } from "effect"
 import type { GlossClientShape } from "../../src/client/makeClient.js"
+import { openParquetFile } from "../../src/client/transfer/hubParquet.js"
 import type { DatasetRecord } from "../../src/domain/Record.js"
 import { fakeDatasetHub, HUB_TOKEN } from "../support/fakeDatasetHub.js"
 import { OWNER, TestServer, TestServerLive } from "../support/server.js"
@@ -119,6 +120,12 @@ if (missing !== undefined) {
         expect([...hub.repos.get("org/from-sdk")!.files.keys()]).toEqual(
           expect.arrayContaining([".argilla/settings.json", ".argilla/dataset.json", "data/train-00000-of-00001.parquet"])
         )
+        // The SDK stores label suggestions as ClassLabel indices: fromHub reads them back as the labels.
+        const parquet = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "gloss-hub-sdk-")), "train.parquet")
+        fs.writeFileSync(parquet, hub.repos.get("org/from-sdk")!.files.get("data/train-00000-of-00001.parquet")!)
+        const file = yield* openParquetFile(parquet)
+        expect(file.features.get("label.suggestion")).toMatchObject({ _type: "ClassLabel" })
+        expect(typeof (yield* file.rowGroups[0]!)[0]?.["label.suggestion"]).toBe("number")
         const back = yield* gloss.datasets.fromHub("org/from-sdk", { token: HUB_TOKEN, name: "gloss-imported", workspace: workspace.name, endpoint: hub.url })
         expect(back.records).toBe(60)
         expect(yield* records(gloss, back.dataset.id)).toEqual(yield* records(gloss, pushed.id))

@@ -11,7 +11,7 @@
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "hyparquet"
 import type { FileMetaData } from "hyparquet"
 import { fileWriter, ParquetWriter } from "hyparquet-writer"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { TransferFileError } from "../Errors.js"
 import type { DatasetRecord, RecordUpsert } from "../../domain/Record.js"
 import type { RecordResponse } from "../../domain/Response.js"
@@ -279,9 +279,12 @@ export const openParquetFile = Effect.fn("GlossClient.transfer.openParquetFile")
   const file = yield* Effect.tryPromise({ try: () => asyncBufferFromFile(path), catch: fail(path) })
   const metadata: FileMetaData = yield* Effect.tryPromise({ try: () => parquetMetadataAsync(file), catch: fail(path) })
   const hf = metadata.key_value_metadata?.find((entry) => entry.key === "huggingface")?.value
-  const features = hf === undefined
-    ? new Map<string, unknown>()
-    : new Map(Object.entries(Schema.decodeUnknownOption(HfMetadata)(hf).pipe((o) => o._tag === "Some" ? o.value.info?.features ?? {} : {})))
+  // `datasets` keeps the features in the schema's `huggingface` metadata; a file without it (or unreadable) has none.
+  const decoded = hf === undefined ? Option.none() : Schema.decodeUnknownOption(HfMetadata)(hf)
+  const features = new Map(Object.entries(Option.match(decoded, {
+    onNone: () => ({}),
+    onSome: (value) => value.info?.features ?? {}
+  })))
   const columns = metadata.schema.slice(1).reduce<{ names: Array<string>; skip: number }>((acc, element) => {
     if (acc.skip > 0) return { names: acc.names, skip: acc.skip - 1 + (element.num_children ?? 0) }
     return { names: [...acc.names, element.name], skip: element.num_children ?? 0 }
