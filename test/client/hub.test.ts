@@ -1,7 +1,8 @@
 /**
  * `datasets.toHub` / `fromHub` through a fake Hugging Face Hub on a real Gloss (issue 21): the repo gets the SDK's
- * files (records Parquet through LFS, settings, dataset model, card), the private flag and the split; the import
- * gives back every record with its responses, suggestions, metadata and vectors; a wrong token is `HubUnauthorized`.
+ * files (records Parquet through multipart LFS, settings, dataset model, card), the private flag and the split; the
+ * file list is read over several pages; the import gives back every record with its responses, suggestions, metadata
+ * and vectors; it is atomic (or keeps what came before with keepPartial); a wrong token is `HubUnauthorized`.
  */
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -27,7 +28,8 @@ const strip = (record: DatasetRecord) => ({
 layer(TestServerLive("sqlite"), { excludeTestServices: true, timeout: 120_000 })("datasets.toHub / fromHub", (it) => {
   it.scoped("round-trips every record, response, suggestion, metadata value and vector", () =>
     Effect.gen(function*() {
-      const hub = yield* fakeDatasetHub()
+      // Multipart LFS parts of 16 KiB, and the file list two entries a page: both flows of the real Hub.
+      const hub = yield* fakeDatasetHub({}, { multipartChunk: 16 * 1024, treePage: 2 })
       const gloss = yield* ownerGloss()
       const me = yield* gloss.me
       const workspace = yield* gloss.workspaces.add({ name: `hub-${Date.now()}` })
@@ -64,8 +66,11 @@ layer(TestServerLive("sqlite"), { excludeTestServices: true, timeout: 120_000 })
       expect(repo.private).toBe(true)
       expect([...repo.files.keys()].sort()).toEqual([".argilla/dataset.json", ".argilla/settings.json", "README.md", "data/validation-00000-of-00001.parquet"])
       expect(hub.calls).toContain("POST /datasets/org/exported.git/info/lfs/objects/batch")
+      expect(hub.calls.filter((call) => call.startsWith("PUT /lfs-part/")).length).toBeGreaterThan(1)
+      expect(hub.calls.filter((call) => call.startsWith("POST /lfs-complete/")).length).toBe(1)
 
       const imported = yield* gloss.datasets.fromHub("org/exported", { token: HUB_TOKEN, name: `hub-dst-${Date.now()}`, workspace: workspace.name, endpoint: hub.url })
+      expect(hub.calls.filter((call) => call === "GET /api/datasets/org/exported/tree/main").length).toBeGreaterThan(1)
       expect(imported.records).toBe(count)
       expect(imported.split).toBe("validation")
       expect(imported.dataset.settings.questions.map((q) => [q.name, q.settings.type])).toEqual([["label", "label_selection"], ["rating", "rating"]])

@@ -38,8 +38,16 @@ const send = (res: ServerResponse, status: number, value: unknown, headers: Reco
   res.end(JSON.stringify(value))
 }
 
+export interface FakeHubOptions {
+  /** LFS objects larger than this go through the multipart transfer, in parts of this size (default: never). */
+  readonly multipartChunk?: number
+  /** Tree listings are paged by this many entries, with a `Link: <…>; rel="next"` header (default: one page). */
+  readonly treePage?: number
+}
+
 export const fakeDatasetHub = (
-  initial: Record<string, FakeRepo> = {}
+  initial: Record<string, FakeRepo> = {},
+  options: FakeHubOptions = {}
 ): Effect.Effect<FakeDatasetHub, never, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.promise(() =>
@@ -47,6 +55,7 @@ export const fakeDatasetHub = (
         const repos = new Map(Object.entries(initial))
         const calls: Array<string> = []
         const lfs = new Map<string, Buffer>()
+        const parts = new Map<string, Map<number, Buffer>>()
         let url = ""
         const server = createServer((req, res) => {
           void (async () => {
@@ -58,6 +67,27 @@ export const fakeDatasetHub = (
             const upload = /^\/lfs-storage\/([0-9a-f]{64})$/.exec(path)
             if (req.method === "PUT" && upload) {
               lfs.set(upload[1]!, raw)
+              return send(res, 200, {})
+            }
+            const part = /^\/lfs-part\/([0-9a-f]{64})\/(\d+)$/.exec(path)
+            if (req.method === "PUT" && part) {
+              const got = parts.get(part[1]!) ?? new Map<number, Buffer>()
+              got.set(Number(part[2]), raw)
+              parts.set(part[1]!, got)
+              res.writeHead(200, { etag: `"etag-${part[2]}"` })
+              return res.end()
+            }
+            const complete = /^\/lfs-complete\/([0-9a-f]{64})$/.exec(path)
+            if (req.method === "POST" && complete) {
+              const oid = complete[1]!
+              const { parts: listed } = JSON.parse(raw.toString()) as { parts: Array<{ partNumber: number; etag: string }> }
+              const got = parts.get(oid) ?? new Map<number, Buffer>()
+              if (listed.length !== got.size || listed.some((p) => p.etag !== `"etag-${p.partNumber}"`)) {
+                return send(res, 400, { error: "parts and ETags do not match what was uploaded" })
+              }
+              const whole = Buffer.concat(listed.map((p) => got.get(p.partNumber)!))
+              if (etag(whole) !== oid) return send(res, 400, { error: "the parts do not hash to the object id" })
+              lfs.set(oid, whole)
               return send(res, 200, {})
             }
             if (req.headers.authorization !== `Bearer ${HUB_TOKEN}`) {
@@ -80,14 +110,24 @@ export const fakeDatasetHub = (
               if (!repos.has(batch[1]!)) return send(res, 404, { message: "Repository not found" })
               const { objects } = JSON.parse(raw.toString()) as { objects: Array<{ oid: string; size: number }> }
               return send(res, 200, {
-                objects: objects.map(({ oid, size }) => ({
-                  oid,
-                  size,
-                  actions: lfs.has(oid) ? undefined : {
-                    upload: { href: `${url}/lfs-storage/${oid}` },
-                    verify: { href: `${url}/lfs-verify/${oid}` }
+                objects: objects.map(({ oid, size }) => {
+                  const chunk = options.multipartChunk
+                  const multipart = chunk !== undefined && size > chunk
+                  const header = multipart
+                    ? Object.fromEntries([
+                      ["chunk_size", String(chunk)],
+                      ...Array.from({ length: Math.ceil(size / chunk) }, (_, i) => [String(i + 1), `${url}/lfs-part/${oid}/${i + 1}`])
+                    ])
+                    : undefined
+                  return {
+                    oid,
+                    size,
+                    actions: lfs.has(oid) ? undefined : {
+                      upload: multipart ? { href: `${url}/lfs-complete/${oid}`, header } : { href: `${url}/lfs-storage/${oid}` },
+                      verify: { href: `${url}/lfs-verify/${oid}` }
+                    }
                   }
-                }))
+                })
               })
             }
             const verify = /^\/lfs-verify\/([0-9a-f]{64})$/.exec(path)
@@ -154,7 +194,12 @@ export const fakeDatasetHub = (
               if (under !== "" && found.length === 0) {
                 return send(res, 404, { error: `Entry not found: ${under}` }, { "x-error-code": "EntryNotFound" })
               }
-              return send(res, 200, found)
+              const page = options.treePage
+              if (page === undefined) return send(res, 200, found)
+              const cursor = Number(query.get("cursor") ?? "0")
+              const more = cursor + page < found.length
+              const link = `<${url}${path}?recursive=${query.get("recursive") ?? "false"}&cursor=${cursor + page}>; rel="next"`
+              return send(res, 200, found.slice(cursor, cursor + page), more ? { link } : {})
             }
             if (req.method === "POST" && api?.[2] === "preupload") {
               const { files } = JSON.parse(raw.toString()) as { files: Array<{ path: string; size: number }> }

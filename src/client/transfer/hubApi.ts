@@ -35,18 +35,18 @@ const LfsBatch = Schema.Struct({
   objects: Schema.Array(Schema.Struct({
     oid: Schema.String,
     actions: Schema.optional(Schema.Struct({
+      // A multipart upload's header holds `chunk_size` and one URL per part number.
       upload: Schema.optional(Schema.Struct({
         href: Schema.String,
-        header: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
+        header: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Number) }))
       })),
-      verify: Schema.optional(Schema.Struct({
-        href: Schema.String,
-        header: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
-      }))
+      verify: Schema.optional(Schema.Struct({ href: Schema.String }))
     })),
     error: Schema.optional(Schema.Struct({ code: Schema.Number, message: Schema.String }))
   }))
 })
+
+const LFS_JSON = "application/vnd.git-lfs+json"
 
 const repoPath = (repoId: string) => repoId.split("/").map(encodeURIComponent).join("/")
 const filePath = (path: string) => path.split("/").map(encodeURIComponent).join("/")
@@ -115,7 +115,29 @@ export const makeHubApi = (repoId: string, connection: HubConnection) => {
       ))
   })
 
-  /** Sends one large file through the LFS batch API (basic transfer); returns its `lfsFile` commit line. */
+  /** A PUT of the bytes `start`..`end` (exclusive) of a file to a storage URL (pre-signed: no Hub token). */
+  const putBytes = (operation: string, url: string, localPath: string, start: number, end: number) => {
+    const body = Stream.fromAsyncIterable(
+      createReadStream(localPath, { start, end: end - 1 }),
+      (cause) => new HubRequestFailed({ operation: `read ${localPath}`, detail: String(cause) })
+    ).pipe(Stream.map((chunk: Buffer) => new Uint8Array(chunk)))
+    return Effect.flatMap(HttpClient.HttpClient, (client) =>
+      client.execute(HttpClientRequest.put(url).pipe(
+        HttpClientRequest.bodyStream(body, { contentLength: end - start, contentType: "application/octet-stream" })
+      ))).pipe(
+        Effect.provide(FetchHttpClient.layer),
+        Effect.mapError((error) => new HubRequestFailed({ operation, detail: error.message })),
+        Effect.flatMap((response) =>
+          response.status >= 200 && response.status < 300 ? Effect.succeed(response) : failure(operation, response)
+        )
+      )
+  }
+
+  /**
+   * Sends one large file through the LFS batch API, as huggingface_hub does: `basic` (one PUT) or, when the Hub
+   * answers with a `chunk_size` and numbered part URLs, `multipart` (a PUT per part, then the completion call with
+   * each part's ETag); then the verify call. Returns the file's `lfsFile` commit line.
+   */
   const uploadLfs = Effect.fn("GlossClient.hub.uploadLfs")(function*(file: CommitFile, size: number) {
     const oid = yield* sha256(file.localPath)
     const operation = "POST lfs/objects/batch"
@@ -123,14 +145,14 @@ export const makeHubApi = (repoId: string, connection: HubConnection) => {
       operation,
       LfsBatch,
       HttpClientRequest.post(`${endpoint}/datasets/${repoPath(repoId)}.git/info/lfs/objects/batch`).pipe(
-        HttpClientRequest.setHeaders({ accept: "application/vnd.git-lfs+json" }),
-        HttpClientRequest.bodyUnsafeJson({
+        HttpClientRequest.setHeaders({ accept: LFS_JSON }),
+        HttpClientRequest.bodyText(JSON.stringify({
           operation: "upload",
-          transfers: ["basic"],
+          transfers: ["basic", "multipart"],
           objects: [{ oid, size }],
           hash_algo: "sha256",
-          ref: { name: "refs/heads/main" }
-        })
+          ref: { name: "main" }
+        }), LFS_JSON)
       )
     )
     const object = batch.objects.find((candidate) => candidate.oid === oid)
@@ -139,31 +161,31 @@ export const makeHubApi = (repoId: string, connection: HubConnection) => {
     }
     const upload = object?.actions?.upload
     if (upload !== undefined) {
-      const body = Stream.fromAsyncIterable(
-        createReadStream(file.localPath),
-        (cause) => new HubRequestFailed({ operation: `read ${file.localPath}`, detail: String(cause) })
-      ).pipe(Stream.map((chunk: Buffer) => new Uint8Array(chunk)))
-      // The upload URL is the storage's (pre-signed): it takes its own headers, not the Hub token.
-      yield* Effect.flatMap(HttpClient.HttpClient, (client) =>
-        client.execute(HttpClientRequest.put(upload.href).pipe(
-          HttpClientRequest.setHeaders(upload.header ?? {}),
-          HttpClientRequest.bodyStream(body, { contentLength: size, contentType: "application/octet-stream" })
-        ))).pipe(
-          Effect.provide(FetchHttpClient.layer),
-          Effect.mapError((error) => new HubRequestFailed({ operation: "PUT lfs object", detail: error.message })),
-          Effect.flatMap((response) =>
-            response.status >= 200 && response.status < 300 ? Effect.void : failure("PUT lfs object", response)
+      const header = new Map(Object.entries(upload.header ?? {}))
+      const chunkSize = Number(header.get("chunk_size") ?? Number.NaN)
+      if (Number.isNaN(chunkSize)) {
+        yield* putBytes("PUT lfs object", upload.href, file.localPath, 0, size)
+      } else {
+        const parts = [...header].filter(([key]) => /^\d+$/.test(key)).sort(([a], [b]) => Number(a) - Number(b))
+        if (chunkSize <= 0 || parts.length !== Math.ceil(size / chunkSize)) {
+          return yield* new HubRequestFailed({ operation, detail: "a multipart upload whose parts do not cover the file" })
+        }
+        const etags = yield* Effect.forEach(parts, ([, url], index) =>
+          Effect.map(
+            putBytes(`PUT lfs part ${index + 1}`, String(url), file.localPath, index * chunkSize, Math.min(size, (index + 1) * chunkSize)),
+            (response) => ({ partNumber: index + 1, etag: response.headers["etag"] ?? "" })
+          ))
+        yield* execute(
+          "POST lfs multipart completion",
+          HttpClientRequest.post(upload.href).pipe(
+            HttpClientRequest.setHeaders({ accept: LFS_JSON }),
+            HttpClientRequest.bodyText(JSON.stringify({ oid, parts: etags }), LFS_JSON)
           )
         )
+      }
       const verify = object?.actions?.verify
       if (verify !== undefined) {
-        yield* execute(
-          "POST lfs verify",
-          HttpClientRequest.post(verify.href).pipe(
-            HttpClientRequest.setHeaders(verify.header ?? {}),
-            HttpClientRequest.bodyUnsafeJson({ oid, size })
-          )
-        )
+        yield* execute("POST lfs verify", HttpClientRequest.bodyUnsafeJson(HttpClientRequest.post(verify.href), { oid, size }))
       }
     }
     return { key: "lfsFile", value: { path: file.path, algo: "sha256", oid, size } }
@@ -201,16 +223,24 @@ export const makeHubApi = (repoId: string, connection: HubConnection) => {
     )
   })
 
-  /** Every file of the repo (recursively), with sizes. */
+  /** Every file of the repo (recursively), with sizes, following the tree API's `Link: <…>; rel="next"` pages. */
   const listFiles = Effect.fn("GlossClient.hub.listFiles")(function*(revision = "main") {
-    const entries = yield* json(
-      "GET tree",
-      Schema.Array(TreeEntry),
-      HttpClientRequest.get(`${endpoint}/api/datasets/${repoPath(repoId)}/tree/${encodeURIComponent(revision)}`).pipe(
-        HttpClientRequest.setUrlParam("recursive", "true")
+    const files: Array<typeof TreeEntry.Type> = []
+    let next: string | undefined = `${endpoint}/api/datasets/${repoPath(repoId)}/tree/${encodeURIComponent(revision)}?recursive=true`
+    while (next !== undefined) {
+      const response: HttpClientResponse.HttpClientResponse = yield* execute("GET tree", HttpClientRequest.get(next))
+      const body: unknown = yield* Effect.mapError(
+        response.json,
+        (error) => new HubRequestFailed({ operation: "GET tree", detail: error.message })
       )
-    )
-    return entries.filter((entry) => entry.type === "file")
+      const entries = yield* Effect.mapError(
+        Schema.decodeUnknown(Schema.Array(TreeEntry))(body),
+        (error) => new HubRequestFailed({ operation: "GET tree", detail: `unexpected body: ${error.message}` })
+      )
+      files.push(...entries.filter((entry) => entry.type === "file"))
+      next = /<([^>]+)>;\s*rel="next"/.exec(response.headers["link"] ?? "")?.[1]
+    }
+    return files
   })
 
   /** Downloads one file to `localPath`, chunk by chunk. */
