@@ -153,6 +153,18 @@ describe("the Hub's records Parquet", () => {
     expect(classLabel.suggestions?.[0]?.value).toBe("pos")
   })
 
+  it("writes an empty dataset as a file with the columns and no row", async () => {
+    const file = tempFile()
+    expect(await Effect.runPromise(writeRecords(file, 0))).toBe(0)
+    const { parquet, rows } = await Effect.runPromise(readRows(file))
+    expect({ rows: parquet.rows, read: rows.length, groups: parquet.rowGroups.length }).toEqual({ rows: 0, read: 0, groups: 0 })
+    expect(parquet.columns).toEqual(hubColumns(SETTINGS).map((c) => c.name))
+    if (fs.existsSync(PYTHON)) {
+      const run = spawnSync(PYTHON, ["-c", "import sys, pyarrow.parquet as pq; t = pq.read_table(sys.argv[1]); print(t.num_rows, t.num_columns)", file], { encoding: "utf8" })
+      expect(run.stdout.trim()).toBe(`0 ${hubColumns(SETTINGS).length}`)
+    }
+  })
+
   it("is read by pyarrow with the Arrow types datasets infers from the SDK's rows", { timeout: 60_000 }, async () => {
     if (!fs.existsSync(PYTHON)) {
       if (process.env["CI"] === "true") throw new Error("no .venv/bin/python: the pyarrow check cannot run")
