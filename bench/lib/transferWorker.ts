@@ -5,6 +5,8 @@
  *
  *   tsx bench/lib/transferWorker.ts to <apiUrl> <apiKey> <datasetId> <dir>
  *   tsx bench/lib/transferWorker.ts from <apiUrl> <apiKey> <dir> <workspace> <name>
+ *   tsx bench/lib/transferWorker.ts to-hub <apiUrl> <apiKey> <datasetId> <repoId>       (HF_ENDPOINT, HF_TOKEN)
+ *   tsx bench/lib/transferWorker.ts from-hub <apiUrl> <apiKey> <repoId> <workspace> <name>
  */
 import { Effect, Option } from "effect"
 import { GlossClient } from "../../src/client/index.js"
@@ -21,6 +23,16 @@ const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().r
 const run = Effect.gen(function*() {
   const client = yield* GlossClient.make({ apiUrl, apiKey, timeout: 600 })
   const started = performance.now()
+  if (mode === "to-hub") {
+    const dataset = yield* client.datasets.get({ id: a })
+    if (Option.isNone(dataset)) return yield* Effect.dieMessage(`no dataset ${a}`)
+    const { records } = yield* client.datasets.toHub(dataset.value, b)
+    return { records, seconds: (performance.now() - started) / 1000 }
+  }
+  if (mode === "from-hub") {
+    const { records } = yield* client.datasets.fromHub(a, { workspace: b, name: c })
+    return { records, seconds: (performance.now() - started) / 1000 }
+  }
   if (mode === "to") {
     const dataset = yield* client.datasets.get({ id: a })
     if (Option.isNone(dataset)) return yield* Effect.dieMessage(`no dataset ${a}`)

@@ -4,11 +4,15 @@
  * `npm start` runs it, on SQLite); then `datasets.toDisk` writes them to a folder in the Argilla SDK's layout and
  * `datasets.fromDisk` reads that folder back into a new dataset, each in a process of its own: records per second
  * each way, each process's peak RSS (the records are streamed: it should not grow with N), the file's size, and
- * the server's peak RSS. The copy's record count is checked.
+ * the server's peak RSS. The copy's record count is checked. Then the same through the Hugging Face Hub layout:
+ * `datasets.toHub` into a repo of the test suite's fake Hub (in this process, on a loopback port) and `datasets.fromHub`
+ * back, measured the same way, with the Parquet file's size.
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { Effect, Exit, Scope } from "effect"
+import { fakeDatasetHub, HUB_TOKEN } from "../../test/support/fakeDatasetHub.js"
 import type { SuiteOptions } from "../run.js"
 import { api, benchRecord } from "../lib/http.js"
 import { vector } from "../lib/latency.js"
@@ -47,11 +51,11 @@ const transferDataset = async (call: ReturnType<typeof api>, name: string) => {
 }
 
 /** Runs one side of the transfer in its own process (bench/lib/transferWorker.ts) and reads its JSON line. */
-const worker = (args: ReadonlyArray<string>) =>
+const worker = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
   new Promise<{ records: number; seconds: number; peakRss: number }>((resolve, reject) => {
     const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), [path.join(ROOT, "bench/lib/transferWorker.ts"), ...args], {
       cwd: ROOT,
-      env: { ...process.env, NODE_OPTIONS: "--max-old-space-size=1024" }
+      env: { ...process.env, ...env, NODE_OPTIONS: "--max-old-space-size=1024" }
     })
     let out = ""
     let err = ""
@@ -68,6 +72,7 @@ export const exportSuite = async (options: SuiteOptions) => {
   const total = recordsOf(options)
   const server = await startGloss()
   const work = tempHome()
+  const hubScope = await Effect.runPromise(Scope.make())
   try {
     const call = api(server.url, BENCH_API_KEY)
     const me = await call("GET", "/me") as { id: string }
@@ -97,6 +102,19 @@ export const exportSuite = async (options: SuiteOptions) => {
     if (out.records !== total || back.records !== total || stored.total !== total) {
       throw new Error(`expected ${total} records each way, exported ${out.records}, imported ${back.records}, stored ${stored.total}`)
     }
+    // The Hub: records as Parquet through the fake Hub's LFS flow, and back.
+    const hub = await Effect.runPromise(Scope.extend(fakeDatasetHub(), hubScope))
+    const hubEnv = { HF_ENDPOINT: hub.url, HF_TOKEN: HUB_TOKEN }
+    const pushed = await worker(["to-hub", server.url, BENCH_API_KEY, source.id, "bench/export"], hubEnv)
+    const parquet = hub.repos.get("bench/export")?.files.get("data/train-00000-of-00001.parquet")
+    const hubName = `import-hub-${Date.now()}`
+    const pulled = await worker(["from-hub", server.url, BENCH_API_KEY, "bench/export", source.workspace, hubName], hubEnv)
+    const hubCopies = await call("GET", "/me/datasets") as { items: Array<{ id: string; name: string }> }
+    const hubCopy = hubCopies.items.find((dataset) => dataset.name === hubName)
+    const hubStored = await call("GET", `/datasets/${hubCopy?.id}/records?limit=1`) as { total: number }
+    if (pushed.records !== total || pulled.records !== total || hubStored.total !== total) {
+      throw new Error(`expected ${total} records each way through the Hub, pushed ${pushed.records}, pulled ${pulled.records}, stored ${hubStored.total}`)
+    }
     const side = (run: typeof out) => ({
       seconds: Number(run.seconds.toFixed(1)),
       recordsPerSecond: Math.round(total / run.seconds),
@@ -108,10 +126,14 @@ export const exportSuite = async (options: SuiteOptions) => {
       recordsFileMB: Math.round(fileBytes / MB),
       toDisk: side(out),
       fromDisk: side(back),
+      parquetMB: Number(((parquet?.length ?? 0) / MB).toFixed(1)),
+      toHub: side(pushed),
+      fromHub: side(pulled),
       serverPeakRssMB: Math.round(server.peakRss() / MB)
     }
   } finally {
     await server.stop()
+    await Effect.runPromise(Scope.close(hubScope, Exit.void))
     fs.rmSync(work, { recursive: true, force: true })
   }
 }

@@ -204,7 +204,7 @@ const fail = (path: string) => (cause: unknown) =>
   new TransferFileError({ path, detail: `Parquet: ${cause instanceof Error ? cause.message : String(cause)}` })
 
 /** Rows per row group: large enough for Parquet to compress well, small enough to stay a few MB in memory. */
-export const ROW_GROUP_SIZE = 5000
+export const ROW_GROUP_SIZE = 2000
 
 /**
  * A Parquet file being written at `path`: `append` buffers rows and writes a row group every `ROW_GROUP_SIZE`
