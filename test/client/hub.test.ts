@@ -131,9 +131,20 @@ layer(TestServerLive("sqlite"), { excludeTestServices: true, timeout: 120_000 })
       expect(missing._tag).toBe("HubRepoNotFound")
     }))
 
-  it.scoped("the Promise face pushes and pulls the same way", () =>
+  it.scoped("the Promise face pushes and pulls the same way; a push replaces the split's earlier shards", () =>
     Effect.gen(function*() {
-      const hub = yield* fakeDatasetHub()
+      // The repo exists with an earlier push of two train shards and a test split.
+      const hub = yield* fakeDatasetHub({
+        "org/promise": {
+          private: false,
+          commits: [],
+          files: new Map([
+            ["data/train-00000-of-00002.parquet", Buffer.from("old")],
+            ["data/train-00001-of-00002.parquet", Buffer.from("old")],
+            ["data/test-00000-of-00001.parquet", Buffer.from("kept")]
+          ])
+        }
+      })
       const gloss = yield* ownerGloss()
       const workspace = yield* gloss.workspaces.add({ name: `hub-p-${Date.now()}` })
       const dataset = yield* gloss.datasets.add({
@@ -157,7 +168,10 @@ layer(TestServerLive("sqlite"), { excludeTestServices: true, timeout: 120_000 })
         }
       })
       expect(result).toEqual({ out: 7, back: 7, split: "train" })
-      expect([...hub.repos.get("org/promise")!.files.keys()]).toContain("data/train-00000-of-00001.parquet")
+      expect([...hub.repos.get("org/promise")!.files.keys()].filter((p) => p.startsWith("data/")).sort()).toEqual([
+        "data/test-00000-of-00001.parquet",
+        "data/train-00000-of-00001.parquet"
+      ])
       expect(hub.repos.get("org/promise")!.private).toBe(false)
     }))
 })

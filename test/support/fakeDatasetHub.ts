@@ -146,6 +146,7 @@ export const fakeDatasetHub = (
               const lines = raw.toString().split("\n").filter((line) => line.length > 0).map((line) => JSON.parse(line))
               for (const { key, value } of lines) {
                 if (key === "header") repo.commits.push(value.summary)
+                else if (key === "deletedFile") repo.files.delete(value.path)
                 else if (key === "file") repo.files.set(value.path, Buffer.from(value.content, "base64"))
                 else if (key === "lfsFile") {
                   const bytes = lfs.get(value.oid)

@@ -173,7 +173,12 @@ export const makeHubTransfer = <E>(client: HubTransferDeps<E>) => {
         { path: "README.md", localPath: join(dir, "README.md") }
       )
       options.onProgress?.({ phase: "upload", done: count, total: count })
-      yield* hub.commit(files, `Upload dataset ${dataset.name} from Gloss`, { inlineLimit: options.inlineLimit })
+      // As the SDK's push: the split's earlier shards go in the same commit (a repo pushed to again, by either side).
+      const ours = new Set(files.map((file) => file.path))
+      const stale = (yield* hub.listFiles()).map((file) => file.path).filter((path) =>
+        !ours.has(path) && (options.withRecords ?? true) && new RegExp(`^data/${escapeRegExp(split)}-[^/]*\\.parquet$`).test(path)
+      )
+      yield* hub.commit(files, `Upload dataset ${dataset.name} from Gloss`, { inlineLimit: options.inlineLimit, delete: stale })
       yield* Effect.logInfo(`Pushed ${count} records of dataset ${dataset.name} to ${hub.endpoint}/datasets/${repoId}`)
       const result: ToHubResult = { repoId, records: count, split, url: `${hub.endpoint}/datasets/${repoId}` }
       return result
@@ -269,3 +274,5 @@ const describe = (error: unknown): string => {
   }
   return error instanceof Error ? error.message : String(error)
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")

@@ -191,14 +191,22 @@ export const makeHubApi = (repoId: string, connection: HubConnection) => {
     return { key: "lfsFile", value: { path: file.path, algo: "sha256", oid, size } }
   })
 
-  /** One commit with every file: inline (base64) up to `inlineLimit` bytes, LFS above. */
+  /** One commit with every file: inline (base64) up to `inlineLimit` bytes, LFS above; and the deletions. */
   const commit = Effect.fn("GlossClient.hub.commit")(function*(
     files: ReadonlyArray<CommitFile>,
     summary: string,
-    options: { readonly inlineLimit?: number | undefined; readonly revision?: string | undefined } = {}
+    options: {
+      readonly inlineLimit?: number | undefined
+      readonly revision?: string | undefined
+      /** Paths the same commit removes (`deletedFile` lines). */
+      readonly delete?: ReadonlyArray<string> | undefined
+    } = {}
   ) {
     const limit = options.inlineLimit ?? INLINE_LIMIT
-    const lines: Array<unknown> = [{ key: "header", value: { summary, description: "" } }]
+    const lines: Array<unknown> = [
+      { key: "header", value: { summary, description: "" } },
+      ...(options.delete ?? []).map((path) => ({ key: "deletedFile", value: { path } }))
+    ]
     for (const file of files) {
       const size = yield* Effect.tryPromise({
         try: () => stat(file.localPath).then((s) => s.size),
