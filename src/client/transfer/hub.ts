@@ -1,9 +1,10 @@
 /**
  * `datasets.toHub` / `datasets.fromHub` (issue 21): a dataset to and from a Hugging Face Hub dataset repo in the
  * layout the Argilla SDK's `Dataset.to_hub` writes — the records as `data/<split>-00000-of-00001.parquet`
- * (`hubParquet.ts`), `.argilla/settings.json` and `.argilla/dataset.json` (the disk format's, `sdkFormat.ts`) and a
- * README dataset card — in one commit. Records are paged from the server into Parquet row groups on a temporary
- * file, and read back a row group at a time into bulk upserts: the dataset is never held whole.
+ * (`hubRows.ts`, `hubParquet.ts`), `.argilla/settings.json` and `.argilla/dataset.json` (the disk format's,
+ * `sdkFormat.ts`) and a README dataset card — in one commit (`hubApi.ts`). Records are paged from the server into
+ * Parquet row groups on a temporary file, and read back a row group at a time into bulk upserts: the dataset is never
+ * held whole.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
@@ -20,7 +21,8 @@ import type { Transport } from "../Transport.js"
 import type { WorkspaceRef, Workspaces } from "../Workspaces.js"
 import type { TransferProgress } from "./disk.js"
 import { type CommitFile, makeHubApi } from "./hubApi.js"
-import { hubColumns, openParquetFile, openParquetWriter, recordToRow, rowToRecord } from "./hubParquet.js"
+import { openParquetFile, openParquetWriter } from "./hubParquet.js"
+import { hubColumns, recordToRow, rowToRecord } from "./hubRows.js"
 import {
   DATASET_FILE,
   draftOf,
