@@ -209,4 +209,28 @@ describe("the Hub's records Parquet", () => {
       "spans.responses": [[{ start: 0, end: 4, label: "PER" }]]
     })
   })
+
+  it("reads an Image column (the SDK's image fields, `{bytes, path}`) back as a data URI", { timeout: 60_000 }, async () => {
+    if (!fs.existsSync(PYTHON)) {
+      if (process.env["CI"] === "true") throw new Error("no .venv/bin/python: the Image column check cannot run")
+      console.warn("hubParquet: skipping the Image column check: no .venv/bin/python")
+      return
+    }
+    const file = tempFile()
+    const script = [
+      "import io, sys, base64, datasets, PIL.Image",
+      "img = PIL.Image.new('RGB', (2, 2), (255, 0, 0))",
+      "ds = datasets.Dataset.from_dict({'id': ['a'], 'photo': [img]}, features=datasets.Features({'id': datasets.Value('string'), 'photo': datasets.Image()}))",
+      "ds.to_parquet(sys.argv[1])",
+      "buf = io.BytesIO(); img.save(buf, format='PNG'); print(base64.b64encode(buf.getvalue()).decode())"
+    ].join("\n")
+    const run = spawnSync(PYTHON, ["-c", script, file], { encoding: "utf8", env: { ...process.env, HF_HUB_OFFLINE: "1" } })
+    expect(run.status, run.stderr).toBe(0)
+    const png = run.stdout.trim().split("\n").at(-1)
+    const { parquet, rows } = await Effect.runPromise(readRows(file))
+    const settings = { fields: [{ name: "photo", settings: { type: "image" } }], questions: [], metadata: [], vectors: [] } as unknown as DatasetSettings
+    const back = rowToRecord(rows[0]!, { settings, features: parquet.features, user: (id) => id as UserId, fallbackId: "x" })
+    expect(back.external_id).toBe("a")
+    expect(back.fields).toEqual({ photo: `data:image/png;base64,${png}` })
+  })
 })

@@ -68,6 +68,8 @@ export const toJson = (value: unknown): JsonValue => {
   if (value === null || value === undefined) return null
   if (typeof value === "bigint") return Number(value)
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value
+  // The only binary values in these files are images (`datasets`' Image feature: `{bytes, path}`): a data URI.
+  if (value instanceof Uint8Array) return dataUri(value)
   if (value instanceof BigInt64Array) return Array.from(value, Number)
   if (value instanceof Float64Array || value instanceof Float32Array || value instanceof Int32Array) {
     return Array.from(value)
@@ -76,6 +78,19 @@ export const toJson = (value: unknown): JsonValue => {
   if (typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toJson(v)]))
   return null
 }
+
+/** The image type its first bytes say (PNG, JPEG, GIF, WebP), else a generic binary type. */
+const mimeOf = (bytes: Uint8Array) => {
+  const text = (start: number, end: number) => String.fromCharCode(...bytes.subarray(start, end))
+  if (text(1, 4) === "PNG") return "image/png"
+  if (bytes[0] === 0xff && bytes[1] === 0xd8) return "image/jpeg"
+  if (text(0, 3) === "GIF") return "image/gif"
+  if (text(0, 4) === "RIFF" && text(8, 12) === "WEBP") return "image/webp"
+  return "application/octet-stream"
+}
+
+const dataUri = (bytes: Uint8Array) => `data:${mimeOf(bytes)};base64,${Buffer.from(bytes).toString("base64")}`
+
 const fail = (path: string) => (cause: unknown) =>
   new TransferFileError({ path, detail: `Parquet: ${cause instanceof Error ? cause.message : String(cause)}` })
 
@@ -171,7 +186,8 @@ export const openParquetFile = Effect.fn("GlossClient.transfer.openParquetFile")
     const rowEnd = start + Number(group.num_rows)
     start = rowEnd
     return Effect.tryPromise({
-      try: () => parquetReadObjects({ file, metadata, rowStart, rowEnd }),
+      // Binary columns (images) stay bytes; string columns are annotated UTF8 and come back as strings.
+      try: () => parquetReadObjects({ file, metadata, rowStart, rowEnd, utf8: false }),
       catch: fail(path)
     }).pipe(Effect.map((rows) =>
       rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, toJson(value)])))

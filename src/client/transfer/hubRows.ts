@@ -159,7 +159,11 @@ export const rowToRecord = (row: Readonly<Record<string, JsonValue>>, context: R
   for (const field of settings.fields) {
     const value = get(field.name)
     if (!present(value)) continue
-    fields[field.name] = field.settings.type === "custom" && typeof value === "string" ? parseJsonOr(value) : value
+    fields[field.name] = field.settings.type === "custom" && typeof value === "string"
+      ? parseJsonOr(value)
+      : field.settings.type === "image"
+      ? imageValue(value)
+      : value
   }
   const metadata: Record<string, JsonValue> = {}
   for (const property of settings.metadata) {
@@ -220,6 +224,13 @@ export const rowToRecord = (row: Readonly<Record<string, JsonValue>>, context: R
       status
     }))
   }
+}
+
+/** An image as `datasets` stores it (`{bytes, path}`, the bytes already a data URI) or as a URL string. */
+const imageValue = (value: JsonValue): JsonValue => {
+  if (!isObject(value)) return value
+  const { bytes, path } = value
+  return typeof bytes === "string" ? bytes : typeof path === "string" ? path : null
 }
 
 const responseStatus = (status: JsonValue | undefined): RecordResponse["status"] =>
