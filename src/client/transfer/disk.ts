@@ -12,9 +12,10 @@ import { Chunk, Effect, Option, ParseResult, Schema, Stream } from "effect"
 import type { DatasetRecord } from "../../domain/Record.js"
 import { MAX_RECORDS_PER_BULK } from "../../domain/Record.js"
 import type { Dataset, makeDatasetSettings } from "../datasetSettings.js"
-import { DatasetImportFailed, DatasetNameTaken, InvalidExportFile, TransferFileError } from "../Errors.js"
+import { DatasetNameTaken, InvalidExportFile, TransferFileError } from "../Errors.js"
 import type { Transport } from "../Transport.js"
 import type { WorkspaceRef, Workspaces } from "../Workspaces.js"
+import { failedImport, importFailureReason, type RefusedBatch } from "./failedImport.js"
 import { jsonArrayReader, jsonArrayText } from "./jsonArray.js"
 import {
   DATASET_FILE,
@@ -140,10 +141,11 @@ const sdkRecords = (file: string) =>
 const checkRecords = (file: string) => Stream.runCount(sdkRecords(file))
 
 export const makeDiskTransfer = (
-  { api, call }: Transport,
+  transport: Transport,
   workspaces: Workspaces,
   { create }: ReturnType<typeof makeDatasetSettings>
 ) => {
+  const { api, call } = transport
   /** The dataset's records page by page, with responses, suggestions and vectors, and how many there are. */
   const pages = (dataset: Dataset, limit: number) => {
     const include = ["responses", "suggestions", "vectors"]
@@ -241,41 +243,19 @@ export const makeDiskTransfer = (
         Effect.gen(function*() {
           const batch = Chunk.toReadonlyArray(chunk).map((record) => upsertOf(record, questions))
           yield* call(api.records.bulkUpsert({ path: { id: dataset.id }, payload: { items: batch } })).pipe(
-            Effect.mapError((error) => ({ error, first: done + 1 }))
+            Effect.mapError((error): RefusedBatch => ({ error, first: done + 1, size: batch.length }))
           )
           done += batch.length
           options.onProgress?.({ done, total })
         })
       )
     )
-    yield* ingest.pipe(
-      Effect.catchAll((failure) =>
-        Effect.gen(function*() {
-          const reason = "first" in failure
-            ? `the batch of records ${failure.first}–${Math.min(failure.first + size - 1, total)} was refused: ` +
-              describe(failure.error)
-            : failure.message
-          const kept = options.keepPartial === true
-          if (!kept) {
-            yield* call(api.datasets.delete({ path: { id: dataset.id } })).pipe(
-              Effect.catchAll((error) => Effect.logWarning(`Deleting the dataset ${dataset.id} failed`, error))
-            )
-          }
-          return yield* new DatasetImportFailed({ dataset: dataset.name, imported: kept ? done : 0, total, kept, reason })
-        })
-      )
-    )
+    yield* ingest.pipe(Effect.catchAll((failure) =>
+      failedImport(transport, dataset, { keepPartial: options.keepPartial, done, total, reason: importFailureReason(failure) })
+    ))
     yield* Effect.logInfo(`Imported dataset ${dataset.name} with ${done} records from ${root}`)
     return { dataset, records: done } satisfies FromDiskResult
   })
 
   return { toDisk, fromDisk }
-}
-
-/** The API's explanation (`detail`) when there is one, else the error's message. */
-const describe = (error: unknown): string => {
-  if (typeof error === "object" && error !== null && "detail" in error && typeof error.detail === "string") {
-    return error.detail
-  }
-  return error instanceof Error ? error.message : String(error)
 }

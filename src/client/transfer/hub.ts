@@ -13,13 +13,14 @@ import { Effect, Schema, Stream } from "effect"
 import type { UserId } from "../../domain/Ids.js"
 import { MAX_RECORDS_PER_BULK } from "../../domain/Record.js"
 import type { Dataset, makeDatasetSettings } from "../datasetSettings.js"
-import { DatasetImportFailed, DatasetNameTaken, HubRepoNotFound, HubRequestFailed } from "../Errors.js"
+import { DatasetNameTaken, HubRepoNotFound, HubRequestFailed } from "../Errors.js"
 import type { User } from "../../domain/User.js"
 import type { Records } from "../Records.js"
 import type { Users } from "../Users.js"
 import type { Transport } from "../Transport.js"
 import type { WorkspaceRef, Workspaces } from "../Workspaces.js"
 import type { TransferProgress } from "./disk.js"
+import { failedImport, importFailureReason, type RefusedBatch } from "./failedImport.js"
 import { type CommitFile, makeHubApi } from "./hubApi.js"
 import { openParquetFile, openParquetWriter } from "./hubParquet.js"
 import { hubColumns, recordToRow, rowToRecord } from "./hubRows.js"
@@ -241,25 +242,14 @@ export const makeHubTransfer = <E>(client: HubTransferDeps<E>) => {
             for (let start = 0; start < upserts.length; start += MAX_RECORDS_PER_BULK) {
               const batch = upserts.slice(start, start + MAX_RECORDS_PER_BULK)
               yield* call(api.records.bulkUpsert({ path: { id: dataset.id }, payload: { items: batch } })).pipe(
-                Effect.mapError((error) => ({ error, first: done + 1, size: batch.length }))
+                Effect.mapError((error): RefusedBatch => ({ error, first: done + 1, size: batch.length }))
               )
               done += batch.length
               options.onProgress?.({ phase: "records", done, total })
             }
           })), { discard: true })
       yield* ingest.pipe(Effect.catchAll((failure) =>
-        Effect.gen(function*() {
-          const reason = "first" in failure
-            ? `the batch of records ${failure.first}–${failure.first + failure.size - 1} was refused: ${describe(failure.error)}`
-            : failure.message
-          const kept = options.keepPartial === true
-          if (!kept) {
-            yield* call(api.datasets.delete({ path: { id: dataset.id } })).pipe(
-              Effect.catchAll((error) => Effect.logWarning(`Deleting the dataset ${dataset.id} failed`, error))
-            )
-          }
-          return yield* new DatasetImportFailed({ dataset: dataset.name, imported: kept ? done : 0, total, kept, reason })
-        })
+        failedImport(client.transport, dataset, { keepPartial: options.keepPartial, done, total, reason: importFailureReason(failure) })
       ))
       yield* Effect.logInfo(`Imported dataset ${dataset.name} with ${done} records from ${hub.endpoint}/datasets/${repoId}`)
       return result(done)
@@ -267,14 +257,6 @@ export const makeHubTransfer = <E>(client: HubTransferDeps<E>) => {
   })
 
   return { toHub, fromHub }
-}
-
-/** The API's explanation (`detail`) when there is one, else the error's message. */
-const describe = (error: unknown): string => {
-  if (typeof error === "object" && error !== null && "detail" in error && typeof error.detail === "string") {
-    return error.detail
-  }
-  return error instanceof Error ? error.message : String(error)
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
