@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from "vitest"
 import { render } from "vitest-browser-react"
 import { RecordWorkspace } from "../../src/screens/annotation/RecordWorkspace.js"
 import { dataset, field, label, record, span, text } from "../fixtures.js"
+import { withQueries } from "./withQueries.js"
 
 describe("keyboard", () => {
   it("picks, moves between questions, types without firing shortcuts, and changes record", async () => {
@@ -12,7 +13,8 @@ describe("keyboard", () => {
     const onPrevious = vi.fn()
     const onHelp = vi.fn()
     const onUndo = vi.fn()
-    const screen = render(
+    const screen = render(withQueries(
+      dataset().id,
       <RecordWorkspace
         dataset={dataset()}
         fields={[field("text", { type: "text" })]}
@@ -26,7 +28,7 @@ describe("keyboard", () => {
         onHelp={onHelp}
         onUndo={onUndo}
       />
-    )
+    ))
     const negative = screen.getByRole("radio", { name: /NEGATIVE/ })
     await expect.element(negative).toHaveAttribute("aria-keyshortcuts", "2")
     await userEvent.keyboard("2")
@@ -60,7 +62,8 @@ describe("keyboard", () => {
   })
 
   it("shows per-question errors instead of sending an incomplete submit", async () => {
-    const screen = render(
+    const screen = render(withQueries(
+      dataset().id,
       <RecordWorkspace
         dataset={dataset()}
         fields={[field("text", { type: "text" })]}
@@ -74,7 +77,7 @@ describe("keyboard", () => {
         onHelp={() => undefined}
         onUndo={() => undefined}
       />
-    )
+    ))
     await userEvent.keyboard("{Enter}")
     await expect.element(screen.getByRole("alert")).toHaveTextContent("This question is required.")
     await userEvent.keyboard("1")
