@@ -19,6 +19,8 @@ export interface BulkPageData {
   readonly records: ReadonlyArray<DatasetRecord>
   readonly total: number
   readonly totalRelation: "eq" | "gte"
+  /** where these records start in the queue: the page shown while the next one loads is still this one */
+  readonly offset: number
 }
 
 export const bulkPage = (datasetId: DatasetId, body: SearchRecordsQuery, offset: number, limit: number) =>
@@ -34,7 +36,8 @@ export const bulkPage = (datasetId: DatasetId, body: SearchRecordsQuery, offset:
       ).then((page): BulkPageData => ({
         records: page.items.map((item) => item.record),
         total: page.total,
-        totalRelation: page.total_relation
+        totalRelation: page.total_relation,
+        offset
       })),
     staleTime: 0
   })

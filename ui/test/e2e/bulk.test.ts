@@ -92,8 +92,10 @@ describe.skipIf(!hasChromium)("bulk view, end to end", () => {
     await page.getByRole("button", { name: "Yes, select all 30" }).click()
     await page.getByRole("button", { name: "Next page" }).click()
     await expect.poll(() => page.locator(".bulk-pager").innerText()).toContain("records 11–20 of 30")
-    const excluded = await page.locator(".bulk-card").nth(1).getAttribute("data-record-id")
-    await page.getByRole("checkbox", { name: "Select record 12", exact: true }).click()
+    // The range reads 11–20 once page 2's records are on screen (until then page 1's stay, numbered 1–10).
+    const twelfth = page.getByRole("checkbox", { name: "Select record 12", exact: true })
+    const excluded = await page.locator(".bulk-card", { has: twelfth }).getAttribute("data-record-id")
+    await twelfth.click()
     await expect.poll(() => page.locator(".bulk-count").innerText()).toBe("29 selected")
     await page.getByRole("radio", { name: /Positive/ }).click()
     await checkA11y(page, "bulk view, all matching selected")

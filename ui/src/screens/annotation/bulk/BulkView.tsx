@@ -36,6 +36,9 @@ export const BulkView = (props: Props) => {
   const body = useMemo(() => searchBody(query), [query])
   // The previous page stays on screen while the next one loads (no flash of an empty list).
   const page = useQuery({ ...bulkPage(datasetId, body, offset, pageSize), placeholderData: keepPreviousData })
+  // Positions, the range and a page selection follow the records on screen, not the page asked for: while the next
+  // page loads, the previous one is still what a checkbox ticks.
+  const shownOffset = page.data?.offset ?? offset
   const apply = useApplyJob(datasetId)
   const [writing, setWriting] = useState(false)
   const [itemErrors, setItemErrors] = useState<Readonly<Record<string, string>>>({})
@@ -72,7 +75,7 @@ export const BulkView = (props: Props) => {
       records={page.data?.records ?? []}
       total={page.data?.total ?? 0}
       totalRelation={page.data?.totalRelation ?? "eq"}
-      offset={offset}
+      offset={shownOffset}
       pageSize={pageSize}
       loading={page.isFetching}
       fields={props.fields}
@@ -81,7 +84,7 @@ export const BulkView = (props: Props) => {
       busy={writing || apply.run.running}
       itemErrors={itemErrors}
       queryKey={JSON.stringify(body)}
-      pageKey={`${offset}:${pageSize}`}
+      pageKey={`${shownOffset}:${pageSize}`}
       status={
         <>
           {page.error === null ? null : <p className="error" role="alert">{errorMessage(page.error)}</p>}
