@@ -3,18 +3,16 @@
  * matches, as a job whose progress `GET /jobs/{id}` shows; through the typed client against a real server.
  */
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { DatasetId, RecordId } from "../../src/domain/Ids.js"
 import type { Job } from "../../src/domain/Job.js"
 import type { ResponsesApply } from "../../src/domain/ResponsesApply.js"
-import { JobSettings } from "../../src/services/jobs/model.js"
-import { removeRedisKeys, testSettings } from "../jobs/support/backends.js"
-import { REDIS_URL, standaloneAvailable } from "../jobs/support/redis.js"
-import { type Dialect, dialects } from "../support/databases.js"
+import { testSettings } from "../jobs/support/backends.js"
 import { datasetPath, draftDataset, send } from "../support/datasets.js"
 import { expectFailure } from "../support/expect.js"
 import { userWith, workspace } from "../support/fixtures.js"
-import { clientFor, TestServerLive } from "../support/server.js"
+import { clientFor } from "../support/server.js"
+import { serverSetups, serverWithJobSettings } from "../jobs/support/serverSetups.js"
 
 type Json = Record<string, unknown>
 const items = (response: { readonly body: unknown }) => (response.body as { items: Array<Json> }).items
@@ -90,22 +88,13 @@ const responsesOf = (ds: { readonly id: string }, apiKey: string) =>
     }
   })
 
-const setups: ReadonlyArray<readonly [string, Dialect, Record<string, string>]> = [
-  ...dialects.map((dialect) => [dialect, dialect, {}] as const),
-  ...(standaloneAvailable ? [["sqlite + redis", "sqlite", { GLOSS_REDIS_URL: REDIS_URL }] as const] : [])
-]
 
-for (const [name, dialect, env] of setups) {
+for (const [name, dialect, env] of serverSetups) {
   describe(name, () => {
     // On Redis, a key prefix of the suite's own, removed afterwards.
     const settings = testSettings()
     // Searches count exactly up to 100 matches only: the job's snapshot must not stop there.
-    const server = TestServerLive(dialect, { ...env, GLOSS_SEARCH_TRACK_TOTAL_HITS: "100" }).pipe(
-      Layer.provideMerge(Layer.succeed(JobSettings, settings)),
-      Layer.merge(Layer.scopedDiscard(Effect.addFinalizer(() =>
-        "GLOSS_REDIS_URL" in env ? removeRedisKeys(env, settings) : Effect.void
-      )))
-    )
+    const server = serverWithJobSettings(dialect, { ...env, GLOSS_SEARCH_TRACK_TOTAL_HITS: "100" }, settings)
     layer(server, { excludeTestServices: true, timeout: 120_000 })("applying responses", (it) => {
       it.effect("answers every record the search matches, past the search's total bound; the job ends at done == total", () =>
         Effect.gen(function*() {

@@ -1,36 +1,25 @@
 /** `GET /api/v1/jobs/{id}` through the typed client (reference §1.16). */
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { JobQueue } from "../../src/services/jobs/JobQueue.js"
-import { JobSettings } from "../../src/services/jobs/model.js"
-import { type Dialect, dialects } from "../support/databases.js"
 import { expectFailure, FORBIDDEN } from "../support/expect.js"
 import { userWith, workspace } from "../support/fixtures.js"
-import { ownerClient, raw, TestServerLive } from "../support/server.js"
-import { removeRedisKeys, testSettings } from "./support/backends.js"
-import { REDIS_URL, standaloneAvailable } from "./support/redis.js"
+import { ownerClient, raw } from "../support/server.js"
+import { testSettings } from "./support/backends.js"
+import { serverSetups, serverWithJobSettings } from "./support/serverSetups.js"
 
 /** A job in the server's queue (this server runs no workers, so it stays queued). */
 const enqueued = Effect.flatMap(JobQueue, (queue) => queue.enqueue("default", "test.noop", { hello: "world" })).pipe(
   Effect.provide(JobQueue.Default)
 )
 
-const setups: ReadonlyArray<readonly [string, Dialect, Record<string, string>]> = [
-  ...dialects.map((dialect) => [dialect, dialect, {}] as const),
-  ...(standaloneAvailable ? [["sqlite + redis", "sqlite", { GLOSS_REDIS_URL: REDIS_URL }] as const] : [])
-]
 
-for (const [name, dialect, env] of setups) {
+for (const [name, dialect, env] of serverSetups) {
   describe(name, () => {
     // The server and the test's own queue share settings: on Redis, a prefix of their own (removed afterwards).
     const settings = testSettings()
     // No workers in the server: the jobs enqueued here must stay as they are while the test reads them.
-    const server = TestServerLive(dialect, { ...env, GLOSS_JOB_WORKERS: "0" }).pipe(
-      Layer.provideMerge(Layer.succeed(JobSettings, settings)),
-      Layer.merge(Layer.scopedDiscard(Effect.addFinalizer(() =>
-        "GLOSS_REDIS_URL" in env ? removeRedisKeys(env, settings) : Effect.void
-      )))
-    )
+    const server = serverWithJobSettings(dialect, { ...env, GLOSS_JOB_WORKERS: "0" }, settings)
     layer(server, { excludeTestServices: true, timeout: 60_000 })("jobs API", (it) => {
       it.effect("owner and admin read a job's status (200 {id, status})", () =>
         Effect.gen(function*() {
