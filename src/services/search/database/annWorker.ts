@@ -137,7 +137,13 @@ parentPort.on("message", ({ id, op, args }) => {
 /** HNSW parameters: 16 links a node, 128 candidates kept while adding; searches keep `expansionSearch`. */
 const CONNECTIVITY = 16
 const EXPANSION_ADD = 128
-const EXPANSION_SEARCH = 160
+/**
+ * The delta's beam. Small, spread-out sets are the hard case: with 3 000 vectors in 1 000 clusters a query's 50
+ * nearest come from many clusters at nearly equal distances, and a beam of 160 found 94-96 % of them (CI's small
+ * scale run failed its recall@50 ≥ 0.95 on that). A beam of 320 finds 99 %; at 100 000 vectors it costs 0.75 ms a
+ * search instead of 0.35 ms (recall there is 0.999 either way).
+ */
+const EXPANSION_SEARCH = 320
 /**
  * The beam (and the candidates asked for) of a sealed segment's search. A search asks every segment, so at a million
  * vectors ten sealed segments together propose ten times the candidates one index would; each can search narrower.
