@@ -4,6 +4,9 @@
  * that `gloss/client` users import every error from one place.
  */
 import { Schema } from "effect"
+import { HubRepoNotFound, HubRequestFailed, HubUnauthorized, TransferFileError } from "../transfer/errors.js"
+
+export { HubRepoNotFound, HubRequestFailed, HubUnauthorized, TransferFileError } from "../transfer/errors.js"
 
 export {
   Conflict,
@@ -125,16 +128,6 @@ export class JobFailed extends Schema.TaggedError<JobFailed>()("JobFailed", { id
   }
 }
 
-/** A folder or file of a dataset export that cannot be read or written (issue 21: `toDisk`, `fromDisk`). */
-export class TransferFileError extends Schema.TaggedError<TransferFileError>()("TransferFileError", {
-  path: Schema.String,
-  detail: Schema.String
-}) {
-  override get message() {
-    return `Cannot use ${this.path}: ${this.detail}`
-  }
-}
-
 /** A file of an export folder that is not what the Argilla SDK writes there. */
 export class InvalidExportFile extends Schema.TaggedError<InvalidExportFile>()("InvalidExportFile", {
   path: Schema.String,
@@ -198,33 +191,3 @@ export type ClientError =
   | TransportError
   | CredentialsFileError
 
-/** The Hugging Face Hub refused the token (401): missing, wrong, or without access to the repository. */
-export class HubUnauthorized extends Schema.TaggedError<HubUnauthorized>()("HubUnauthorized", {
-  operation: Schema.String,
-  detail: Schema.String
-}) {
-  override get message() {
-    return `The Hugging Face Hub refused the token (${this.operation}): ${this.detail}`
-  }
-}
-
-/** The Hub repository (or a file in it, or the split asked for) does not exist. */
-export class HubRepoNotFound extends Schema.TaggedError<HubRepoNotFound>()("HubRepoNotFound", {
-  repoId: Schema.String,
-  detail: Schema.String
-}) {
-  override get message() {
-    return `Hugging Face Hub dataset '${this.repoId}': ${this.detail}`
-  }
-}
-
-/** Any other Hub failure: another status, an unreachable Hub, a body that is not what the Hub sends. */
-export class HubRequestFailed extends Schema.TaggedError<HubRequestFailed>()("HubRequestFailed", {
-  operation: Schema.String,
-  status: Schema.optional(Schema.Number),
-  detail: Schema.String
-}) {
-  override get message() {
-    return `Hugging Face Hub ${this.operation} failed${this.status === undefined ? "" : ` (HTTP ${this.status})`}: ${this.detail}`
-  }
-}

@@ -4,37 +4,14 @@
  * again, and on any failure after the draft exists, delete it before failing.
  */
 import { Effect } from "effect"
-import type { Dataset as WireDataset, DatasetCreate } from "../domain/Dataset.js"
-import type { Field, FieldCreate } from "../domain/Field.js"
-import type { MetadataProperty, MetadataPropertyCreate } from "../domain/MetadataProperty.js"
-import type { Question, QuestionCreate } from "../domain/Question.js"
-import type { VectorSettings, VectorSettingsCreate } from "../domain/VectorSettings.js"
+import type { Dataset as WireDataset } from "../domain/Dataset.js"
+import type { Dataset, DatasetDraftOf } from "../transfer/dataset.js"
 import type { Transport } from "./Transport.js"
 import type { WorkspaceInfo, WorkspaceRef } from "./Workspaces.js"
 
-export interface DatasetSettings {
-  readonly fields: ReadonlyArray<Field>
-  readonly questions: ReadonlyArray<Question>
-  readonly metadata: ReadonlyArray<MetadataProperty>
-  readonly vectors: ReadonlyArray<VectorSettings>
-}
+export type { Dataset, DatasetSettings } from "../transfer/dataset.js"
 
-/** The wire dataset (snake_case, as the API sends it) plus its settings. */
-export interface Dataset extends WireDataset {
-  readonly settings: DatasetSettings
-}
-
-export interface DatasetDraft extends Omit<DatasetCreate, "workspace_id" | "id"> {
-  /** Default: the client's preferred workspace, else `workspaces.default`. */
-  readonly workspace?: WorkspaceRef | undefined
-  /** At least one field and one question, as publishing requires. */
-  readonly settings: {
-    readonly fields: ReadonlyArray<FieldCreate>
-    readonly questions: ReadonlyArray<QuestionCreate>
-    readonly metadata?: ReadonlyArray<MetadataPropertyCreate> | undefined
-    readonly vectors?: ReadonlyArray<VectorSettingsCreate> | undefined
-  }
-}
+export interface DatasetDraft extends DatasetDraftOf<WorkspaceRef> {}
 
 export const makeDatasetSettings = ({ api, call }: Transport) => {
   /** The four settings lists, fetched together (metadata through `/me/…`, as the SDK does). */

@@ -12,8 +12,8 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import type { DatasetRecord } from "../../src/domain/Record.js"
 import type { DatasetSettings } from "../../src/client/datasetSettings.js"
-import { openParquetFile, openParquetWriter, ROW_GROUP_SIZE } from "../../src/client/transfer/hubParquet.js"
-import { hubColumns, recordToRow, rowToRecord } from "../../src/client/transfer/hubRows.js"
+import { openParquetFile, openParquetWriter, ROW_GROUP_SIZE } from "../../src/transfer/hubParquet.js"
+import { hubColumns, recordToRow, rowToRecord } from "../../src/transfer/hubRows.js"
 import type { UserId } from "../../src/domain/Ids.js"
 
 const PYTHON = path.resolve(import.meta.dirname, "../../.venv/bin/python")

@@ -52,6 +52,11 @@ const RULES: ReadonlyArray<{ readonly rule: string; readonly from: RegExp; reado
   { rule: "domain imports nothing outside domain", from: /^domain\//, forbidden: /^(?!domain\/)/ },
   { rule: "the contract imports only domain", from: /^contract\//, forbidden: /^(?!domain\/|contract\/)/ },
   {
+    rule: "the transfer formats (shared by the client and the server's jobs) import only domain",
+    from: /^transfer\//,
+    forbidden: /^(?!domain\/|transfer\/)/
+  },
+  {
     rule: "services import neither the server nor the contract",
     from: /^services\//,
     forbidden: new RegExp(`^(http|contract|cli|bin|client)/|${APP_ASSEMBLY.source}`)

@@ -30,7 +30,7 @@ import {
   sdkSettings,
   SETTINGS_FILE,
   upsertOf
-} from "./sdkFormat.js"
+} from "../../transfer/sdkFormat.js"
 
 export interface TransferProgress {
   /** Records written (export) or imported (import) so far, out of `total`. */

@@ -21,9 +21,9 @@ import type { Transport } from "../Transport.js"
 import type { WorkspaceRef, Workspaces } from "../Workspaces.js"
 import type { TransferProgress } from "./disk.js"
 import { failedImport, importFailureReason, type RefusedBatch } from "./failedImport.js"
-import { type CommitFile, makeHubApi } from "./hubApi.js"
-import { openParquetFile, openParquetWriter } from "./hubParquet.js"
-import { hubColumns, recordToRow, rowToRecord } from "./hubRows.js"
+import { type CommitFile, makeHubApi } from "../../transfer/hubApi.js"
+import { openParquetFile, openParquetWriter } from "../../transfer/hubParquet.js"
+import { hubColumns, recordToRow, rowToRecord } from "../../transfer/hubRows.js"
 import {
   DATASET_FILE,
   draftOf,
@@ -32,7 +32,7 @@ import {
   sdkDatasetModel,
   sdkSettings,
   SETTINGS_FILE
-} from "./sdkFormat.js"
+} from "../../transfer/sdkFormat.js"
 
 export interface HubProgress extends TransferProgress {
   /** `records`: records paged into the Parquet file (export) or imported (import); `upload` / `download`: files. */

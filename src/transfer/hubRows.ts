@@ -6,11 +6,11 @@
  * and `<q>.suggestion` / `.suggestion.score` / `.suggestion.agent`; the Arrow type of each column, and the rows back
  * to record upserts. The Parquet file itself is `hubParquet.ts`.
  */
-import type { UserId } from "../../domain/Ids.js"
-import type { DatasetRecord, RecordUpsert } from "../../domain/Record.js"
-import type { RecordResponse } from "../../domain/Response.js"
-import type { SuggestionCreate } from "../../domain/Suggestion.js"
-import type { DatasetSettings } from "../datasetSettings.js"
+import type { UserId } from "../domain/Ids.js"
+import type { DatasetRecord, RecordUpsert } from "../domain/Record.js"
+import type { RecordResponse } from "../domain/Response.js"
+import type { SuggestionCreate } from "../domain/Suggestion.js"
+import type { DatasetSettings } from "./dataset.js"
 
 /** Any JSON value (the domain's `JsonValue` is `unknown` too). */
 type JsonValue = unknown

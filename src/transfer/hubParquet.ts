@@ -7,7 +7,7 @@ import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "h
 import type { FileMetaData } from "hyparquet"
 import { fileWriter, ParquetWriter } from "hyparquet-writer"
 import { Effect, Option, Schema } from "effect"
-import { TransferFileError } from "../Errors.js"
+import { TransferFileError } from "./errors.js"
 import type { Column, ColumnType } from "./hubRows.js"
 
 /** Any JSON value (the domain's `JsonValue` is `unknown` too). */

@@ -14,20 +14,20 @@
  * - the dataset model carries the dataset's `metadata`.
  */
 import { Schema } from "effect"
-import type { Dataset as WireDataset } from "../../domain/Dataset.js"
-import { Distribution } from "../../domain/Dataset.js"
-import { FieldCreate } from "../../domain/Field.js"
-import { MetadataPropertyCreate } from "../../domain/MetadataProperty.js"
-import { QuestionCreate } from "../../domain/Question.js"
-import type { Question } from "../../domain/Question.js"
-import { UserId } from "../../domain/Ids.js"
-import type { DatasetRecord, RecordUpsert } from "../../domain/Record.js"
-import { ResponseStatus } from "../../domain/Response.js"
-import type { RecordResponse } from "../../domain/Response.js"
-import { Score, SuggestionType } from "../../domain/Suggestion.js"
-import type { SuggestionCreate } from "../../domain/Suggestion.js"
-import { VectorSettingsCreate } from "../../domain/VectorSettings.js"
-import type { Dataset, DatasetDraft } from "../datasetSettings.js"
+import type { Dataset as WireDataset } from "../domain/Dataset.js"
+import { Distribution } from "../domain/Dataset.js"
+import { FieldCreate } from "../domain/Field.js"
+import { MetadataPropertyCreate } from "../domain/MetadataProperty.js"
+import { QuestionCreate } from "../domain/Question.js"
+import type { Question } from "../domain/Question.js"
+import { UserId } from "../domain/Ids.js"
+import type { DatasetRecord, RecordUpsert } from "../domain/Record.js"
+import { ResponseStatus } from "../domain/Response.js"
+import type { RecordResponse } from "../domain/Response.js"
+import { Score, SuggestionType } from "../domain/Suggestion.js"
+import type { SuggestionCreate } from "../domain/Suggestion.js"
+import { VectorSettingsCreate } from "../domain/VectorSettings.js"
+import type { Dataset, DatasetDraftOf } from "./dataset.js"
 
 /** The SDK's layout inside an export folder (`DiskImportExportMixin`). */
 export const CONFIG_DIR = ".argilla"
@@ -246,7 +246,7 @@ export const draftOf = (
   settings: SdkSettings,
   name: string,
   workspace: string
-): DatasetDraft => {
+): DatasetDraftOf<string> => {
   const guidelines = settings.guidelines ?? model.guidelines ?? null
   const distribution = settings.distribution ?? model.distribution ?? undefined
   const allowExtra = settings.allow_extra_metadata ?? model.allow_extra_metadata ?? undefined

@@ -11,7 +11,7 @@ import { createReadStream } from "node:fs"
 import { open, readFile, stat } from "node:fs/promises"
 import { FetchHttpClient, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { Effect, Schema, Stream } from "effect"
-import { HubRepoNotFound, HubRequestFailed, HubUnauthorized } from "../Errors.js"
+import { HubRepoNotFound, HubRequestFailed, HubUnauthorized } from "./errors.js"
 
 export type HubError = HubUnauthorized | HubRepoNotFound | HubRequestFailed
 
