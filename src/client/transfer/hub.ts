@@ -1,15 +1,12 @@
 /**
  * `datasets.toHub` / `datasets.fromHub` (issue 21): a dataset to and from a Hugging Face Hub dataset repo in the
- * layout the Argilla SDK's `Dataset.to_hub` writes — the records as `data/<split>-00000-of-00001.parquet`
- * (`hubRows.ts`, `hubParquet.ts`), `.argilla/settings.json` and `.argilla/dataset.json` (the disk format's,
- * `sdkFormat.ts`) and a README dataset card — in one commit (`hubApi.ts`). Records are paged from the server into
+ * layout the Argilla SDK's `Dataset.to_hub` writes — the records as `data/<split>-00000-of-00001.parquet`, `.argilla/settings.json` and `.argilla/dataset.json` (the disk format's) and a README dataset card — in one
+ * commit (`src/transfer/hubPush.ts`, shared with the server's export job). Records are paged from the server into
  * Parquet row groups on a temporary file, and read back a row group at a time into bulk upserts: the dataset is never
  * held whole.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect, Schema, Stream } from "effect"
+import { Effect, Schema } from "effect"
 import type { UserId } from "../../domain/Ids.js"
 import { MAX_RECORDS_PER_BULK } from "../../domain/Record.js"
 import type { Dataset, makeDatasetSettings } from "../datasetSettings.js"
@@ -21,16 +18,15 @@ import type { Transport } from "../Transport.js"
 import type { WorkspaceRef, Workspaces } from "../Workspaces.js"
 import type { TransferProgress } from "./disk.js"
 import { failedImport, importFailureReason, type RefusedBatch } from "./failedImport.js"
-import { type CommitFile, makeHubApi } from "../../transfer/hubApi.js"
-import { openParquetFile, openParquetWriter } from "../../transfer/hubParquet.js"
-import { hubColumns, recordToRow, rowToRecord } from "../../transfer/hubRows.js"
+import { makeHubApi } from "../../transfer/hubApi.js"
+import { openParquetFile } from "../../transfer/hubParquet.js"
+import { pushDataset, tempDir } from "../../transfer/hubPush.js"
+import { rowToRecord } from "../../transfer/hubRows.js"
 import {
   DATASET_FILE,
   draftOf,
   SdkDatasetModel,
   SdkSettings,
-  sdkDatasetModel,
-  sdkSettings,
   SETTINGS_FILE
 } from "../../transfer/sdkFormat.js"
 
@@ -85,52 +81,6 @@ export interface FromHubResult {
 
 const PAGE = 1000
 
-const tempDir = Effect.acquireRelease(
-  Effect.tryPromise({
-    try: () => mkdtemp(join(tmpdir(), "gloss-hub-")),
-    catch: (cause) => new HubRequestFailed({ operation: "create a temporary folder", detail: String(cause) })
-  }),
-  (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
-)
-
-const write = (path: string, text: string) =>
-  Effect.tryPromise({
-    try: () => writeFile(path, text),
-    catch: (cause) => new HubRequestFailed({ operation: `write ${path}`, detail: String(cause) })
-  })
-
-const sizeCategory = (count: number) =>
-  count < 1000 ? "n<1K" : count < 10_000 ? "1K<n<10K" : count < 100_000 ? "10K<n<100K" : count < 1_000_000
-    ? "100K<n<1M"
-    : "1M<n<10M"
-
-const card = (repoId: string, dataset: Dataset, count: number) =>
-  [
-    "---",
-    "size_categories: " + sizeCategory(count),
-    "tags:",
-    "- rlfh",
-    "- argilla",
-    "- human-feedback",
-    "---",
-    "",
-    `# Dataset Card for ${repoId.split("/").pop() ?? repoId}`,
-    "",
-    "This dataset was exported from Gloss in the layout of Argilla's `Dataset.to_hub`: load it with",
-    "`rg.Dataset.from_hub(\"" + repoId + "\", settings=\"auto\")` or Gloss's `datasets.fromHub`, or its records with",
-    "`datasets.load_dataset(\"" + repoId + "\")`.",
-    "",
-    "## Fields",
-    "",
-    ...dataset.settings.fields.map((field) => `- \`${field.name}\` (${field.settings.type})`),
-    "",
-    "## Questions",
-    "",
-    ...dataset.settings.questions.map((question) => `- \`${question.name}\` (${question.settings.type})`),
-    "",
-    ...(dataset.guidelines ? ["## Guidelines", "", dataset.guidelines, ""] : [])
-  ].join("\n")
-
 export interface HubTransferDeps<E> {
   readonly transport: Transport
   readonly workspaces: Workspaces
@@ -145,47 +95,26 @@ export const makeHubTransfer = <E>(client: HubTransferDeps<E>) => {
   const toHub = Effect.fn("GlossClient.datasets.toHub")(function*(dataset: Dataset, repoId: string, options: ToHubOptions = {}) {
     const split = options.split ?? "train"
     const hub = makeHubApi(repoId, { endpoint: options.endpoint, token: options.token ?? process.env["HF_TOKEN"] })
-    return yield* Effect.scoped(Effect.gen(function*() {
-      // The repo first: a refused token or a taken name fails before any record is read.
-      yield* hub.createRepo({ private: options.private ?? false })
-      const dir = yield* tempDir
-      const files: Array<CommitFile> = []
-      let count = 0
-      if (options.withRecords ?? true) {
-        const { total } = yield* call(api.records.list({ path: { id: dataset.id }, urlParams: { offset: 0, limit: 1 } }))
-        const parquetPath = join(dir, "records.parquet")
-        const writer = yield* openParquetWriter(parquetPath, hubColumns(dataset.settings))
-        yield* client.records.stream(dataset, { batchSize: PAGE, include: ["responses", "suggestions", "vectors"] }).pipe(
-          Stream.grouped(PAGE),
-          Stream.runForEach((chunk) => {
-            const rows = Array.from(chunk, (record) => recordToRow(record, dataset.settings))
-            count += rows.length
-            options.onProgress?.({ phase: "records", done: count, total: Math.max(total, count) })
-            return writer.append(rows)
-          })
-        )
-        yield* writer.close
-        files.push({ path: `data/${split}-00000-of-00001.parquet`, localPath: parquetPath })
+    const records = (options.withRecords ?? true)
+      ? {
+        total: (yield* call(api.records.list({ path: { id: dataset.id }, urlParams: { offset: 0, limit: 1 } }))).total,
+        stream: client.records.stream(dataset, { batchSize: PAGE, include: ["responses", "suggestions", "vectors"] })
       }
-      yield* write(join(dir, "settings.json"), JSON.stringify(sdkSettings(dataset)))
-      yield* write(join(dir, "dataset.json"), JSON.stringify(sdkDatasetModel(dataset)))
-      yield* write(join(dir, "README.md"), card(repoId, dataset, count))
-      files.push(
-        { path: SETTINGS_FILE, localPath: join(dir, "settings.json") },
-        { path: DATASET_FILE, localPath: join(dir, "dataset.json") },
-        { path: "README.md", localPath: join(dir, "README.md") }
-      )
-      options.onProgress?.({ phase: "upload", done: count, total: count })
-      // As the SDK's push: the split's earlier shards go in the same commit (a repo pushed to again, by either side).
-      const ours = new Set(files.map((file) => file.path))
-      const stale = (yield* hub.listFiles()).map((file) => file.path).filter((path) =>
-        !ours.has(path) && (options.withRecords ?? true) && new RegExp(`^data/${escapeRegExp(split)}-[^/]*\\.parquet$`).test(path)
-      )
-      yield* hub.commit(files, `Upload dataset ${dataset.name} from Gloss`, { inlineLimit: options.inlineLimit, delete: stale })
-      yield* Effect.logInfo(`Pushed ${count} records of dataset ${dataset.name} to ${hub.endpoint}/datasets/${repoId}`)
-      const result: ToHubResult = { repoId, records: count, split, url: `${hub.endpoint}/datasets/${repoId}` }
-      return result
-    }))
+      : undefined
+    const count = yield* pushDataset({
+      hub,
+      repoId,
+      dataset,
+      records,
+      private: options.private ?? false,
+      split,
+      inlineLimit: options.inlineLimit,
+      message: `Upload dataset ${dataset.name} from Gloss`,
+      onProgress: (progress) => Effect.sync(() => options.onProgress?.(progress))
+    })
+    yield* Effect.logInfo(`Pushed ${count} records of dataset ${dataset.name} to ${hub.endpoint}/datasets/${repoId}`)
+    const result: ToHubResult = { repoId, records: count, split, url: `${hub.endpoint}/datasets/${repoId}` }
+    return result
   })
 
   const fromHub = Effect.fn("GlossClient.datasets.fromHub")(function*(repoId: string, options: FromHubOptions) {
@@ -214,7 +143,7 @@ export const makeHubTransfer = <E>(client: HubTransferDeps<E>) => {
       return yield* new DatasetNameTaken({ name, workspace: workspace.name })
     }
     return yield* Effect.scoped(Effect.gen(function*() {
-      const dir = yield* tempDir
+      const dir = yield* tempDir("gloss-hub-")
       // Every shard is on disk before the dataset exists: a failed download creates nothing.
       const files = []
       for (const [index, shard] of (withRecords ? shards : []).entries()) {
@@ -259,4 +188,3 @@ export const makeHubTransfer = <E>(client: HubTransferDeps<E>) => {
   return { toHub, fromHub }
 }
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
