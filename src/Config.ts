@@ -168,6 +168,8 @@ const config = Effect.gen(function*() {
       endpoint: V.parseWith("HF_ENDPOINT", V.httpUrl).pipe(
         Config.map(Option.match({ onNone: () => "https://huggingface.co", onSome: (u) => u.href.replace(/\/$/, "") }))
       ),
+      // Read by the Hub import job for private or gated datasets (the export job takes the request's token).
+      token: V.optionalSecret("HF_TOKEN"),
       disableTelemetry: V.boolean("HF_HUB_DISABLE_TELEMETRY", false),
       offline: V.boolean("HF_HUB_OFFLINE", false)
     }),
@@ -229,6 +231,7 @@ const config = Effect.gen(function*() {
     features: { shareYourProgress: values.shareYourProgress, showSpaceStorageWarning: values.showSpaceStorageWarning },
     hub: {
       endpoint: values.hub.endpoint,
+      token: values.hub.token,
       telemetryEnabled: !values.hub.disableTelemetry && !values.hub.offline,
       offline: values.hub.offline
     },

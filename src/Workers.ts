@@ -6,6 +6,8 @@
  */
 import { Effect, Layer } from "effect"
 import { GlossConfig } from "./Config.js"
+import { exportToHub, HubExport } from "./services/hub/HubExport.js"
+import { HubImport, importFromHub } from "./services/hub/HubImport.js"
 import { JobHandlers } from "./services/jobs/JobHandlers.js"
 import { JobWorkersLive } from "./services/jobs/JobWorkers.js"
 import { SqlJobsRepo } from "./services/jobs/SqlJobsRepo.js"
@@ -18,8 +20,18 @@ export const AppJobHandlersLive = JobHandlers.layer(Effect.all([
   deliverWebhook,
   deliverWebhookBurst,
   recomputeStatuses,
-  applyResponses
-])).pipe(Layer.provide([WebhookDelivery.Default, StatusRecomputation.Default, ApplyResponses.Default]))
+  applyResponses,
+  exportToHub,
+  importFromHub
+])).pipe(
+  Layer.provide([
+    WebhookDelivery.Default,
+    StatusRecomputation.Default,
+    ApplyResponses.Default,
+    HubExport.Default,
+    HubImport.Default
+  ])
+)
 
 /** The application's handlers on `concurrency` workers. */
 export const AppJobWorkersLive = (concurrency: number) =>

@@ -127,11 +127,11 @@ export const recordToRow = (record: DatasetRecord, settings: DatasetSettings): R
   }
   return row
 }
-const isObject = (value: JsonValue): value is Readonly<Record<string, JsonValue>> =>
+export const isObject = (value: JsonValue): value is Readonly<Record<string, JsonValue>> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** A `ClassLabel` column's names (the SDK casts label questions' suggestions to class indices). */
-const classNames = (feature: unknown): ReadonlyArray<string> | undefined => {
+export const classNames = (feature: unknown): ReadonlyArray<string> | undefined => {
   if (typeof feature !== "object" || feature === null) return undefined
   const entries = new Map(Object.entries(feature))
   const names = entries.get("names")
@@ -227,7 +227,7 @@ export const rowToRecord = (row: Readonly<Record<string, JsonValue>>, context: R
 }
 
 /** An image as `datasets` stores it (`{bytes, path}`, the bytes already a data URI) or as a URL string. */
-const imageValue = (value: JsonValue): JsonValue => {
+export const imageValue = (value: JsonValue): JsonValue => {
   if (!isObject(value)) return value
   const { bytes, path } = value
   return typeof bytes === "string" ? bytes : typeof path === "string" ? path : null

@@ -6,7 +6,6 @@
  * failed import leaves no dataset (or, asked to, keeps it and says how many records it holds).
  */
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Either } from "effect"

@@ -35,7 +35,9 @@ const operations = (seed: FuzzSeed): ReadonlyArray<{
       "/api/v1/me/datasets/{id}/metadata-properties",
       "/api/v1/me/datasets/{id}/metrics",
       "/api/v1/me/datasets/{id}/records/search",
-      "/api/v1/me/datasets/{id}/responses/apply"
+      "/api/v1/me/datasets/{id}/responses/apply",
+      "/api/v1/datasets/{id}/export",
+      "/api/v1/datasets/{id}/import"
     ],
     parameters: { id: seed.dataset }
   },

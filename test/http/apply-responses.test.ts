@@ -5,14 +5,13 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { DatasetId, RecordId } from "../../src/domain/Ids.js"
-import type { Job } from "../../src/domain/Job.js"
 import type { ResponsesApply } from "../../src/domain/ResponsesApply.js"
 import { testSettings } from "../jobs/support/backends.js"
 import { datasetPath, draftDataset, send } from "../support/datasets.js"
 import { expectFailure } from "../support/expect.js"
 import { userWith, workspace } from "../support/fixtures.js"
 import { clientFor } from "../support/server.js"
-import { serverSetups, serverWithJobSettings } from "../jobs/support/serverSetups.js"
+import { serverSetups, serverWithJobSettings, settledJob } from "../jobs/support/serverSetups.js"
 
 type Json = Record<string, unknown>
 const items = (response: { readonly body: unknown }) => (response.body as { items: Array<Json> }).items
@@ -55,18 +54,7 @@ const inGroup = (group: string) => ({
 })
 const yes = { label: { value: "yes" } }
 
-/** Polls the job as `apiKey` until it is finished or failed (at most 60 s). */
-const finished = (apiKey: string, id: string) =>
-  Effect.gen(function*() {
-    const client = yield* clientFor(apiKey)
-    const deadline = Date.now() + 60_000
-    let job: Job = yield* client.jobs.get({ path: { id } })
-    while (job.status !== "finished" && job.status !== "failed" && Date.now() < deadline) {
-      yield* Effect.sleep("50 millis")
-      job = yield* client.jobs.get({ path: { id } })
-    }
-    return job
-  })
+const finished = settledJob
 
 /** Alice's responses in the dataset, by record id. */
 const responsesOf = (ds: { readonly id: string }, apiKey: string) =>

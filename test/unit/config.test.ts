@@ -31,7 +31,7 @@ describe("GlossConfig", () => {
       expect(config.auth.tokenExpirationSeconds).toBe(86400)
       // Unset: .oauth.yml, then .oauth.yaml, in the working directory (services/oauth/settings.ts).
       expect(config.auth.oauthConfigPath).toEqual(Option.none())
-      expect(config.hub).toEqual({ endpoint: "https://huggingface.co", telemetryEnabled: true, offline: false })
+      expect(config.hub).toEqual({ endpoint: "https://huggingface.co", token: Option.none(), telemetryEnabled: true, offline: false })
       expect(config.features).toEqual({ shareYourProgress: false, showSpaceStorageWarning: true })
       expect(config.container).toEqual({ reindexDatasets: false, appModule: Option.none() })
     }))

@@ -1,8 +1,9 @@
 /**
  * `datasets.toHub` / `datasets.fromHub` (issue 21): a dataset to and from a Hugging Face Hub dataset repo in the
- * layout the Argilla SDK's `Dataset.to_hub` writes — the records as `data/<split>-00000-of-00001.parquet`, `.argilla/settings.json` and `.argilla/dataset.json` (the disk format's) and a README dataset card — in one
- * commit (`src/transfer/hubPush.ts`, shared with the server's export job). Records are paged from the server into
- * Parquet row groups on a temporary file, and read back a row group at a time into bulk upserts: the dataset is never
+ * layout the Argilla SDK's `Dataset.to_hub` writes — the records as `data/<split>-00000-of-00001.parquet`,
+ * `.argilla/settings.json` and `.argilla/dataset.json` (the disk format's) and a README dataset card — in one commit
+ * (`src/transfer/hubPush.ts`, shared with the server's export job). Records are paged from the server into Parquet
+ * row groups on a temporary file, and read back a row group at a time into bulk upserts: the dataset is never
  * held whole.
  */
 import { join } from "node:path"

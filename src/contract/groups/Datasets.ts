@@ -3,7 +3,9 @@ import { Schema } from "effect"
 import { Items } from "../../domain/Common.js"
 import { Dataset, DatasetCreate, DatasetsFilter, DatasetUpdate } from "../../domain/Dataset.js"
 import { Conflict, Forbidden, NotFound, Unprocessable } from "../../domain/Errors.js"
+import { DatasetHubExport, DatasetHubImport } from "../../domain/HubTransfer.js"
 import { DatasetId } from "../../domain/Ids.js"
+import { Job } from "../../domain/Job.js"
 import { Authentication } from "../Authentication.js"
 
 const ById = Schema.Struct({ id: DatasetId })
@@ -25,7 +27,17 @@ export class DatasetsGroup extends HttpApiGroup.make("datasets")
     HttpApiEndpoint.put("publish", "/datasets/:id/publish").setPath(ById).addSuccess(Dataset)
       .addError(NotFound.http).addError(Unprocessable.http)
   )
+  .add(
+    HttpApiEndpoint.post("exportToHub", "/datasets/:id/export").setPath(ById).setPayload(DatasetHubExport)
+      .addSuccess(Job, { status: 202 }).addError(NotFound.http).addError(Unprocessable.http)
+      .annotate(OpenApi.Description, "Push the dataset to a Hugging Face Hub dataset repo, as a job")
+  )
+  .add(
+    HttpApiEndpoint.post("importFromHub", "/datasets/:id/import").setPath(ById).setPayload(DatasetHubImport)
+      .addSuccess(Job, { status: 202 }).addError(NotFound.http).addError(Unprocessable.http)
+      .annotate(OpenApi.Description, "Import the rows of a Hugging Face Hub dataset as records, by a mapping, as a job")
+  )
   .addError(Forbidden.http)
   .middleware(Authentication)
-  .annotate(OpenApi.Description, "Datasets: create as draft, configure, publish")
+  .annotate(OpenApi.Description, "Datasets: create as draft, configure, publish, export and import")
 {}

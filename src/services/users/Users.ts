@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import { Conflict, Unprocessable } from "../../domain/Errors.js"
 import { UserId } from "../../domain/Ids.js"
-import type { Role, User, UserCreate, UserUpdate } from "../../domain/User.js"
+import type { User, UserCreate, UserUpdate } from "../../domain/User.js"
 import { now } from "../clock.js"
 import { generateApiKey, hashPassword } from "./Credentials.js"
 import { UserCache } from "./UserCache.js"

@@ -3,9 +3,10 @@
  * when Redis runs here, its queue tuned by the test's own `JobSettings`.
  */
 import { Effect, Layer } from "effect"
+import type { Job } from "../../../src/domain/Job.js"
 import { JobSettings, type JobSettingsShape } from "../../../src/services/jobs/model.js"
 import { type Dialect, dialects } from "../../support/databases.js"
-import { TestServerLive } from "../../support/server.js"
+import { clientFor, TestServerLive } from "../../support/server.js"
 import { removeRedisKeys } from "./backends.js"
 import { REDIS_URL, standaloneAvailable } from "./redis.js"
 
@@ -22,3 +23,16 @@ export const serverWithJobSettings = (dialect: Dialect, env: Record<string, stri
       "GLOSS_REDIS_URL" in env ? removeRedisKeys(env, settings) : Effect.void
     )))
   )
+
+/** Polls a job as `apiKey` until it is finished or failed (at most 60 s), and answers what `GET /jobs/{id}` said last. */
+export const settledJob = (apiKey: string, id: string) =>
+  Effect.gen(function*() {
+    const client = yield* clientFor(apiKey)
+    const deadline = Date.now() + 60_000
+    let job: Job = yield* client.jobs.get({ path: { id } })
+    while (job.status !== "finished" && job.status !== "failed" && Date.now() < deadline) {
+      yield* Effect.sleep("50 millis")
+      job = yield* client.jobs.get({ path: { id } })
+    }
+    return job
+  })
