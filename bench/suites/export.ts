@@ -6,7 +6,9 @@
  * each way, each process's peak RSS (the records are streamed: it should not grow with N), the file's size, and
  * the server's peak RSS. The copy's record count is checked. Then the same through the Hugging Face Hub layout:
  * `datasets.toHub` into a repo of the test suite's fake Hub (in this process, on a loopback port) and `datasets.fromHub`
- * back, measured the same way, with the Parquet file's size.
+ * back, measured the same way, with the Parquet file's size. Last, the server's own jobs: `POST /datasets/{id}/export`
+ * to the same fake Hub, and `POST /datasets/{id}/import` of that Parquet file by a column mapping into a new dataset,
+ * each timed from the request to the job's `finished` (the server's peak RSS covers them, it runs them).
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -68,11 +70,31 @@ const worker = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =
     })
   })
 
+interface JobAnswer {
+  readonly status: string
+  readonly progress: { readonly done: number; readonly total: number | null; readonly failed: number; readonly errors: unknown }
+}
+
+/** Starts a job with `POST path` and polls `GET /jobs/{id}` until it ends: how long it took, and what it reported. */
+const timedJob = async (call: ReturnType<typeof api>, jobPath: string, body: unknown) => {
+  const started = performance.now()
+  const { id } = await call("POST", jobPath, body) as { id: string }
+  for (;;) {
+    const job = await call("GET", `/jobs/${id}`) as JobAnswer
+    if (job.status === "failed") throw new Error(`job ${jobPath} failed: ${JSON.stringify(job.progress)}`)
+    if (job.status === "finished") return { seconds: Number(((performance.now() - started) / 1000).toFixed(1)), progress: job.progress }
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
 export const exportSuite = async (options: SuiteOptions) => {
   const total = recordsOf(options)
-  const server = await startGloss()
-  const work = tempHome()
   const hubScope = await Effect.runPromise(Scope.make())
+  // The fake Hub first: the server's export and import jobs talk to it.
+  const hub = await Effect.runPromise(Scope.extend(fakeDatasetHub(), hubScope))
+  const hubEnv = { HF_ENDPOINT: hub.url, HF_TOKEN: HUB_TOKEN }
+  const server = await startGloss(hubEnv)
+  const work = tempHome()
   try {
     const call = api(server.url, BENCH_API_KEY)
     const me = await call("GET", "/me") as { id: string }
@@ -103,8 +125,6 @@ export const exportSuite = async (options: SuiteOptions) => {
       throw new Error(`expected ${total} records each way, exported ${out.records}, imported ${back.records}, stored ${stored.total}`)
     }
     // The Hub: records as Parquet through the fake Hub's LFS flow, and back.
-    const hub = await Effect.runPromise(Scope.extend(fakeDatasetHub(), hubScope))
-    const hubEnv = { HF_ENDPOINT: hub.url, HF_TOKEN: HUB_TOKEN }
     const pushed = await worker(["to-hub", server.url, BENCH_API_KEY, source.id, "bench/export"], hubEnv)
     const parquet = hub.repos.get("bench/export")?.files.get("data/train-00000-of-00001.parquet")
     const hubName = `import-hub-${Date.now()}`
@@ -114,6 +134,24 @@ export const exportSuite = async (options: SuiteOptions) => {
     const hubStored = await call("GET", `/datasets/${hubCopy?.id}/records?limit=1`) as { total: number }
     if (pushed.records !== total || pulled.records !== total || hubStored.total !== total) {
       throw new Error(`expected ${total} records each way through the Hub, pushed ${pushed.records}, pulled ${pulled.records}, stored ${hubStored.total}`)
+    }
+    // The server's jobs: the export to the Hub, and the import of its Parquet file by a mapping.
+    const serverExport = await timedJob(call, `/datasets/${source.id}/export`, { name: "bench/server-export", token: HUB_TOKEN })
+    const target = await transferDataset(call, `import-job-${Date.now()}`)
+    const serverImport = await timedJob(call, `/datasets/${target.id}/import`, {
+      name: "bench/server-export",
+      subset: "default",
+      split: "train",
+      mapping: {
+        fields: [{ source: "title", target: "title" }, { source: "body", target: "body" }],
+        metadata: [{ source: "source", target: "source" }, { source: "stars", target: "stars" }, { source: "score", target: "score" }],
+        suggestions: [{ source: "sentiment.suggestion", target: "sentiment" }],
+        external_id: "id"
+      }
+    })
+    const jobStored = await call("GET", `/datasets/${target.id}/records?limit=1`) as { total: number }
+    if (serverExport.progress.done !== total || serverImport.progress.done !== total || serverImport.progress.failed !== 0 || jobStored.total !== total) {
+      throw new Error(`expected ${total} records each way through the server's jobs, got ${JSON.stringify({ serverExport, serverImport, stored: jobStored.total })}`)
     }
     const side = (run: typeof out) => ({
       seconds: Number(run.seconds.toFixed(1)),
@@ -129,6 +167,8 @@ export const exportSuite = async (options: SuiteOptions) => {
       parquetMB: Number(((parquet?.length ?? 0) / MB).toFixed(1)),
       toHub: side(pushed),
       fromHub: side(pulled),
+      exportJob: { seconds: serverExport.seconds, recordsPerSecond: Math.round(total / serverExport.seconds) },
+      importJob: { seconds: serverImport.seconds, recordsPerSecond: Math.round(total / serverImport.seconds) },
       serverPeakRssMB: Math.round(server.peakRss() / MB)
     }
   } finally {
