@@ -18,6 +18,7 @@ import { Datasets } from "../datasets/Datasets.js"
 import { CurrentJob, jobHandler, UnrecoverableJobError } from "../jobs/JobHandlers.js"
 import { JobQueue } from "../jobs/JobQueue.js"
 import { JobSecrets } from "../jobs/JobSecrets.js"
+import { yieldToEventLoop } from "../eventLoop.js"
 import { Records } from "../records/Records.js"
 import { failTransfer, jobSupportDependencies, makeJobSupport } from "./jobSupport.js"
 
@@ -87,6 +88,7 @@ export class HubExport extends Effect.Service<HubExport>()("Gloss/HubExport", {
       yield* job.report(progress)
       const stream = Stream.paginateChunkEffect(0, (offset) =>
         records.list(actor, payload.datasetId, { offset, limit: PAGE, include: ["responses,suggestions,vectors"] }).pipe(
+          Effect.zipLeft(yieldToEventLoop),
           Effect.map(({ items }) => [Chunk.unsafeFromArray(items), items.length < PAGE ? Option.none() : Option.some(offset + PAGE)] as const),
           Effect.mapError((error) => unrecoverable(`reading its records failed: ${error.detail}`))
         )

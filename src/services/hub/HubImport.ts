@@ -27,6 +27,7 @@ import { tempDir } from "../../transfer/hubPush.js"
 import { Datasets } from "../datasets/Datasets.js"
 import { CurrentJob, jobHandler, UnrecoverableJobError } from "../jobs/JobHandlers.js"
 import { JobQueue } from "../jobs/JobQueue.js"
+import { yieldToEventLoop } from "../eventLoop.js"
 import { Ingest } from "../records/ingest/Ingest.js"
 import { failTransfer, jobSupportDependencies, makeJobSupport } from "./jobSupport.js"
 
@@ -116,6 +117,7 @@ export class HubImport extends Effect.Service<HubImport>()("Gloss/HubImport", {
                 errors: [...progress.errors, ...refused].slice(0, MAX_ERRORS)
               }
               yield* job.report(progress)
+              yield* yieldToEventLoop
             }
           }
         }

@@ -12,6 +12,7 @@ import { ResponsesApply } from "../../domain/ResponsesApply.js"
 import type { User } from "../../domain/User.js"
 import { Datasets } from "../datasets/Datasets.js"
 import { DatasetSchemas } from "../datasets/DatasetSchemas.js"
+import { yieldToEventLoop } from "../eventLoop.js"
 import { CurrentJob, jobHandler, UnrecoverableJobError } from "../jobs/JobHandlers.js"
 import { JobQueue } from "../jobs/JobQueue.js"
 import { Policy } from "../Policy.js"
@@ -107,6 +108,7 @@ export class ApplyResponses extends Effect.Service<ApplyResponses>()("Gloss/Appl
           errors: [...progress.errors, ...failures].slice(0, MAX_ERRORS)
         }
         yield* job.report(progress)
+        yield* yieldToEventLoop
       }
     })
 
