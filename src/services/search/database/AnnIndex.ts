@@ -19,73 +19,26 @@
  * - saved under GLOSS_HOME_PATH (annFiles) after a build and after catch-ups at most every half minute, so a
  *   restart loads it and catches up instead of rebuilding.
  * Each server process keeps its own index, built from the shared database (a cache per process, like VectorIndex).
+ * This file decides when work runs (locks, schedules, the maintenance loop); annSets.ts does the filling, catching
+ * up, saving and opening of a set.
  */
-import type { SqlClient, SqlError } from "@effect/sql"
-import { Clock, Deferred, Effect, FiberSet, Option, type ParseResult, type Scope } from "effect"
+import type { SqlClient } from "@effect/sql"
+import { Clock, Deferred, Effect, FiberSet, Option, type Scope } from "effect"
 import type { AnnFiles } from "./annFiles.js"
-import type { AnnWorker, SegmentFile } from "./annWorker.js"
-import type { WorkerCallError } from "./workerCalls.js"
-import { normalise } from "./vectorMath.js"
-import { float64sOf, type Read, type Stamp, type VectorRow, vectorRows } from "./vectorRows.js"
+import { type Entry, type Failure, type IndexSet, LOOKBACK_MILLIS, makeAnnSets, QUICK_LOOKBACK_MILLIS } from "./annSets.js"
+import type { AnnWorker } from "./annWorker.js"
+import { type Read, vectorRows } from "./vectorRows.js"
 
-/**
- * How far back from now a catch-up looks (when its watermark is more recent than that): longer than any write
- * transaction is expected to stay open, since a vector is stamped before its transaction commits. The
- * full window is looked at every RECHECK_MILLIS; the catch-ups after this process's own writes (several a second
- * during a bulk import) look back a shorter one, so that they do not re-read the keys of the last 30 s each time.
- */
-const LOOKBACK_MILLIS = 30_000
-const QUICK_LOOKBACK_MILLIS = 5_000
 /** Other processes' writes are looked for at most this often (as VectorIndex does). */
 const RECHECK_MILLIS = 5_000
 /** How often the count of vectors is compared with the index (a count over a million rows is not free). */
 const COUNT_EVERY_MILLIS = 30_000
 const SAVE_EVERY_MILLIS = 30_000
-/** Vectors per message to the worker: a search waits behind at most one such batch (~0.2 s at 384 dimensions). */
-const BATCH = 1_000
-const STAMPS_PAGE = 20_000
-/** Vectors per segment: the in-memory part of an index stays below ~60 MB at 384 dimensions. */
-const SEGMENT_VECTORS = 100_000
 /** A search waits for a first build this small (a few seconds); above it, it scans exactly meanwhile. */
 const WAIT_FOR_BUILDS_UP_TO = 100_000
 /** The index is rebuilt once it holds this fraction more entries than the database has vectors (deletions). */
 const STALE_FRACTION = 0.2
 const DEBOUNCE = "500 millis"
-
-/** One build of an index: a named set of segments in the worker. */
-interface IndexSet {
-  readonly name: string
-  watermark: number
-  /** Keys applied with their time, for the vectors within the look-back window of the watermark. */
-  readonly recent: Map<number, number>
-  entries: number
-  delta: number
-  readonly sealed: Array<SegmentFile>
-  savedAt: number
-  unsaved: boolean
-}
-
-interface Entry {
-  readonly settingsId: string
-  readonly dimensions: number
-  current: IndexSet | undefined
-  readonly ready: Deferred.Deferred<boolean>
-  /** How many vectors the settings had when the entry was made (decides whether a search waits for the build). */
-  readonly initialCount: number
-  rebuilding: boolean
-  dirty: boolean
-  scheduled: boolean
-  checkedAt: number
-  countedAt: number
-  /** The watermark when the database was last seen holding more vectors than the index. */
-  missingAt: number | undefined
-  readonly lock: Effect.Semaphore
-}
-
-/** What the index's work can fail with: a read of the database, or the worker. */
-type Failure = SqlError.SqlError | ParseResult.ParseError | WorkerCallError
-
-const iso = (millis: number) => new Date(Math.max(0, millis)).toISOString()
 
 export const makeAnnIndex = (options: {
   readonly sql: SqlClient.SqlClient
@@ -102,145 +55,7 @@ export const makeAnnIndex = (options: {
     // Background work runs in fibers of the index's own runtime, interrupted when its scope closes. Forked from the
     // request that wrote, a fiber would keep that request (and its parsed body) alive for as long as it ran.
     const inBackground = yield* FiberSet.runtime(yield* FiberSet.make())<never>()
-    let sets = 0
-    const newSetName = () => `${Date.now().toString(36)}-${(sets++).toString(36)}`
-
-    // ---- filling a set -------------------------------------------------------------------------------------------
-
-    /** Adds vectors (unit-normalised here) in batches; seals the delta into a segment file when it is full. */
-    const apply = (entry: Entry, set: IndexSet, vectors: ReadonlyArray<VectorRow>, threads: number): Effect.Effect<void, Failure> =>
-      Effect.gen(function*() {
-        const { dimensions } = entry
-        for (let from = 0; from < vectors.length; from += BATCH) {
-          const batch = vectors.slice(from, from + BATCH).filter((row) => row.value.byteLength === dimensions * 8)
-          if (batch.length === 0) continue
-          const keys = new Float64Array(batch.length)
-          const data = new Float32Array(batch.length * dimensions)
-          batch.forEach((row, i) => {
-            keys[i] = row.key
-            normalise(float64sOf(row.value), data, i * dimensions)
-          })
-          const state = yield* worker.add(set.name, keys, data, threads)
-          set.entries = state.entries
-          set.delta = state.delta
-          set.unsaved = true
-          for (const row of batch) {
-            const at = row.at.getTime()
-            if (at >= set.watermark - LOOKBACK_MILLIS) set.recent.set(row.key, at)
-          }
-          if (files !== undefined && set.delta >= SEGMENT_VECTORS) {
-            const folder = yield* files.folder(entry.settingsId, set.name)
-            const sealed = yield* worker.seal(set.name, `${folder}/segment-${set.sealed.length}.usearch`)
-            set.sealed.push(sealed.file)
-            set.delta = sealed.delta
-            if (set === entry.current) yield* save(entry, set)
-          }
-        }
-      })
-
-    /** A new set holding every vector of the settings, read in pages (the look-back covers writes meanwhile). */
-    const fill = (entry: Entry): Effect.Effect<IndexSet, Failure> =>
-      Effect.gen(function*() {
-        const started = yield* Clock.currentTimeMillis
-        const set: IndexSet = {
-          name: newSetName(),
-          watermark: started,
-          recent: new Map(),
-          entries: 0,
-          delta: 0,
-          sealed: [],
-          savedAt: 0,
-          unsaved: true
-        }
-        yield* worker.create(set.name, entry.dimensions)
-        let after: string | undefined
-        for (;;) {
-          const page = yield* rows.page(entry.settingsId, after, 5 * BATCH)
-          // Two threads: a build is the one time the index may use the whole machine.
-          yield* apply(entry, set, page, 2)
-          if (page.length < 5 * BATCH) break
-          after = page[page.length - 1]?.id
-        }
-        yield* Effect.logInfo(
-          `vector index of settings ${entry.settingsId}: built, ${set.entries} vectors in ${(yield* Clock.currentTimeMillis) - started} ms`
-        )
-        return set
-      })
-
-    /** Applies the vectors written since the set's watermark (less the look-back) that it does not hold yet. */
-    const catchUp = (entry: Entry, set: IndexSet, lookback = LOOKBACK_MILLIS): Effect.Effect<void, Failure> =>
-      Effect.gen(function*() {
-        // Late commits can only be stamped within the look-back of now: once the watermark is older than that, the
-        // catch-up reads from the watermark on. (From `watermark - lookback`, every catch-up after a bulk import
-        // re-read the import's last 30 s of stamps, ~85 000 rows, for as long as nothing new was written.)
-        const since = iso(Math.min(set.watermark, (yield* Clock.currentTimeMillis) - lookback))
-        for (let after: Stamp | undefined;;) {
-          const stamps = yield* rows.changed(entry.settingsId, since, after, STAMPS_PAGE)
-          const fresh = stamps.filter((stamp) => set.recent.get(stamp.key) !== stamp.at.getTime())
-          // A bulk import's catch-up adds with both threads (adding is slower than importing); a few writes with one.
-          const threads = fresh.length >= BATCH ? 2 : 1
-          if (fresh.length > 0) yield* apply(entry, set, yield* rows.byKeys(entry.settingsId, fresh.map((s) => s.key)), threads)
-          // Stamps come in time order, so the watermark moves on with every page. A catch-up behind a bulk import runs
-          // for as long as the import (adding is slower), and the saves after each sealed segment must record how far
-          // it got: with the watermark of its start, a restart re-read and re-added every vector since (a million-
-          // record import came back with two million entries, and a first search that waited 190 s).
-          const last = stamps[stamps.length - 1]
-          if (last !== undefined && last.at.getTime() > set.watermark) {
-            set.watermark = last.at.getTime()
-            // A segment sealed (and saved) within this page recorded the watermark before it: save again later.
-            set.unsaved = true
-          }
-          // What the next catch-up can re-read is stamped at or after min(watermark, now - look-back), never before
-          // `watermark - LOOKBACK_MILLIS`: older keys need not be remembered.
-          for (const [key, at] of set.recent) if (at < set.watermark - LOOKBACK_MILLIS) set.recent.delete(key)
-          if (stamps.length < STAMPS_PAGE) break
-          after = last
-        }
-      })
-
-    // ---- saving and opening -------------------------------------------------------------------------------------
-
-    const save = (entry: Entry, set: IndexSet): Effect.Effect<void, WorkerCallError> =>
-      Effect.gen(function*() {
-        // While a rebuild fills its set, the old one is not saved: the description names one set's files only.
-        if (files === undefined || entry.rebuilding) return
-        const folder = yield* files.folder(entry.settingsId, set.name)
-        const delta = yield* worker.saveDelta(set.name, `${folder}/delta-${yield* Clock.currentTimeMillis}.usearch`)
-        yield* files.write(entry.settingsId, {
-          version: 1,
-          dimensions: entry.dimensions,
-          set: set.name,
-          watermark: set.watermark,
-          sealed: set.sealed,
-          delta
-        })
-        set.savedAt = yield* Clock.currentTimeMillis
-        set.unsaved = false
-      })
-
-    /** The saved set, when there is one that opens (checksums match); nothing otherwise. */
-    const opened = (entry: Entry): Effect.Effect<Option.Option<IndexSet>> =>
-      Effect.gen(function*() {
-        if (files === undefined) return Option.none<IndexSet>()
-        const saved = yield* files.read(entry.settingsId)
-        if (Option.isNone(saved) || saved.value.dimensions !== entry.dimensions) return Option.none<IndexSet>()
-        const { delta, sealed, set, watermark } = saved.value
-        const state = yield* Effect.either(worker.open(set, entry.dimensions, { sealed, delta }))
-        if (state._tag === "Left") {
-          yield* Effect.logWarning(`vector index of settings ${entry.settingsId}: saved files unreadable (${state.left.message}), rebuilding`)
-          return Option.none<IndexSet>()
-        }
-        return Option.some<IndexSet>({
-          name: set,
-          watermark,
-          recent: new Map(),
-          entries: state.right.entries,
-          delta: state.right.delta,
-          sealed: [...sealed],
-          savedAt: yield* Clock.currentTimeMillis,
-          unsaved: false
-        })
-      })
+    const { catchUp, fill, opened, save } = makeAnnSets({ worker, files, rows })
 
     // ---- keeping it current -------------------------------------------------------------------------------------
 
