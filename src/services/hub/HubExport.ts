@@ -109,11 +109,12 @@ export class HubExport extends Effect.Service<HubExport>()("Gloss/HubExport", {
           return job.report(progress)
         }
       }).pipe(
+        // Read when the failure comes: the progress reported then keeps what was done before it.
         Effect.catchTags({
-          HubUnauthorized: failTransfer(progress, payload.name),
-          HubRepoNotFound: failTransfer(progress, payload.name),
-          HubRequestFailed: failTransfer(progress, payload.name),
-          TransferFileError: failTransfer(progress, payload.name)
+          HubUnauthorized: (failure) => failTransfer(progress, payload.name)(failure),
+          HubRepoNotFound: (failure) => failTransfer(progress, payload.name)(failure),
+          HubRequestFailed: (failure) => failTransfer(progress, payload.name)(failure),
+          TransferFileError: (failure) => failTransfer(progress, payload.name)(failure)
         })
       )
       yield* Effect.logInfo(`Exported ${count} records of dataset ${dataset.name} to ${hub.endpoint}/datasets/${payload.name}`)

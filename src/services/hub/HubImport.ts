@@ -29,7 +29,7 @@ import { CurrentJob, jobHandler, UnrecoverableJobError } from "../jobs/JobHandle
 import { JobQueue } from "../jobs/JobQueue.js"
 import { yieldToEventLoop } from "../eventLoop.js"
 import { Ingest } from "../records/ingest/Ingest.js"
-import { failTransfer, jobSupportDependencies, makeJobSupport } from "./jobSupport.js"
+import { failTransfer, jobSupportDependencies, makeJobSupport, type TransferFailure } from "./jobSupport.js"
 
 export const HubImportJob = "datasets.import_from_hub"
 
@@ -81,7 +81,8 @@ export class HubImport extends Effect.Service<HubImport>()("Gloss/HubImport", {
         endpoint: hubConfig.endpoint,
         token: Option.getOrUndefined(Option.map(hubConfig.token, Redacted.value))
       })
-      const failed = failTransfer(progress, request.name)
+      // Read when the failure comes: the progress reported then keeps what was done before it.
+      const failed = (failure: TransferFailure) => failTransfer(progress, request.name)(failure)
       yield* Effect.scoped(Effect.gen(function*() {
         const listed = yield* hub.listFiles()
         const { files: paths, splits } = splitParquetFiles(listed.map((file) => file.path), request.subset, request.split)
