@@ -7,7 +7,7 @@
  */
 import { SqlClient, type Statement } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
-import { Context, Effect, Layer, Option, TestClock } from "effect"
+import { Context, Deferred, Effect, Layer, Option, TestClock } from "effect"
 import { GlossConfig } from "../../src/Config.js"
 import { SqlLive } from "../../src/services/database/Database.js"
 import { runMigrations } from "../../src/services/database/migrations.js"
@@ -77,6 +77,34 @@ describe("ANN index background work", () => {
         yield* Effect.promise(() => waitUntil(() => reads.slice(before).some((r) => r.text.includes("count(*)"))))
         // The search may look for other processes' writes (cheap), but the count of every vector is not its to run.
         expect(reads.slice(before).filter((r) => r.inRequest && r.text.includes("count(*)")).map((r) => r.text)).toEqual([])
+      }), { timeout: 20_000 })
+
+    it.scoped("a search does not wait for the maintenance loop's count of every vector", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const { reads, read: recorded } = recording()
+        // The count waits for `release` once `holdCounts` is set: a count of a million vectors on PostgreSQL, held.
+        let holdCounts = false
+        const release = yield* Deferred.make<void>()
+        const read = (statement: Statement.Statement<object>) =>
+          holdCounts && statement.compile()[0].includes("count(*)")
+            ? Effect.zipRight(Deferred.await(release), recorded(statement))
+            : recorded(statement)
+        const ann = yield* makeAnnIndex({ sql, read, worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
+        const settings = { id: "01a2102b-399d-732e-875e-093c23e24218", dimensions: 4 }
+        yield* ann.written([settings])
+        yield* Effect.promise(() => waitUntil(() => reads.some((r) => r.text.includes("updated_at >="))))
+        holdCounts = true
+        // The loop comes due for its recount (every 30 s) and is held in it.
+        yield* TestClock.adjust("31 seconds")
+        yield* Effect.promise(() => waitUntil(() => reads.filter((r) => r.text.includes("updated_at >=")).length >= 2))
+        let answered = false
+        yield* Effect.fork(
+          Effect.tap(ann.candidates(settings.id, settings.dimensions, 0, Float32Array.of(1, 0, 0, 0), 10), () => (answered = true))
+        )
+        // It used to hold the index's lock through the count, and every search queued behind it.
+        yield* Effect.promise(() => waitUntil(() => answered))
+        yield* Deferred.succeed(release, undefined)
       }), { timeout: 20_000 })
   })
 })

@@ -77,12 +77,15 @@ export const makeAnnIndex = (options: {
     /** Compares the database's count with the index: deletions elsewhere, or vectors the catch-up missed. */
     const recount = (entry: Entry, set: IndexSet): Effect.Effect<void, Failure> =>
       Effect.gen(function*() {
+        // What the index held before the count (which runs outside the lock, while catch-ups may add): every one of
+        // these entries was committed before the count began, so only deletions can make them outnumber it.
+        const { entries, watermark } = set
         const count = yield* rows.count(entry.settingsId)
-        const missing = count > set.entries
-        const stale = set.entries > count * (1 + STALE_FRACTION) + 10
+        const missing = count > entries
+        const stale = entries > count * (1 + STALE_FRACTION) + 10
         // Missing twice at the same watermark: not a write in flight between the catch-up and the count.
-        const rebuildNow = stale || (missing && entry.missingAt === set.watermark)
-        entry.missingAt = missing ? set.watermark : undefined
+        const rebuildNow = stale || (missing && entry.missingAt === watermark)
+        entry.missingAt = missing ? watermark : undefined
         if (rebuildNow) {
           yield* Effect.logInfo(`vector index of settings ${entry.settingsId}: ${set.entries} entries for ${count} vectors, rebuilding`)
           inBackground(background(rebuild(entry)))
@@ -102,24 +105,33 @@ export const makeAnnIndex = (options: {
      * Catches the index up (when written to, or when the recheck is due: other processes' writes and late commits,
      * 30 s back). `upkeep` also recounts and saves now and then; searches leave that to the maintenance loop, since a
      * search that came due for it waited for a count of a million vectors (55 ms), the p99 of a vector search at a
-     * million records.
+     * million records. A search with nothing to catch up does not take the lock at all, and the count runs outside
+     * it: a search never waits behind the maintenance loop's count.
      */
     const sync = (entry: Entry, options: { readonly force: boolean; readonly upkeep: boolean }): Effect.Effect<void, Failure> =>
-      entry.lock.withPermits(1)(Effect.gen(function*() {
+      Effect.gen(function*() {
+        if (!options.force && !entry.dirty && (yield* Clock.currentTimeMillis) - entry.checkedAt < RECHECK_MILLIS) return
+        const now = yield* entry.lock.withPermits(1)(Effect.gen(function*() {
+          const set = entry.current
+          const now = yield* Clock.currentTimeMillis
+          if (set === undefined || (!options.force && !entry.dirty && now - entry.checkedAt < RECHECK_MILLIS)) return undefined
+          const full = now - entry.checkedAt >= RECHECK_MILLIS
+          entry.dirty = false
+          if (full) entry.checkedAt = now
+          yield* catchUp(entry, set, full ? LOOKBACK_MILLIS : QUICK_LOOKBACK_MILLIS)
+          return now
+        }))
         const set = entry.current
-        const now = yield* Clock.currentTimeMillis
-        if (set === undefined || (!options.force && !entry.dirty && now - entry.checkedAt < RECHECK_MILLIS)) return
-        const full = now - entry.checkedAt >= RECHECK_MILLIS
-        entry.dirty = false
-        if (full) entry.checkedAt = now
-        yield* catchUp(entry, set, full ? LOOKBACK_MILLIS : QUICK_LOOKBACK_MILLIS)
-        if (!options.upkeep) return
+        if (!options.upkeep || now === undefined || set === undefined) return
         if (now - entry.countedAt >= COUNT_EVERY_MILLIS) {
           entry.countedAt = now
           yield* recount(entry, set)
         }
-        if (set.unsaved && now - set.savedAt >= SAVE_EVERY_MILLIS) yield* save(entry, set)
-      }))
+        // The save holds the lock: the watermark it writes must be the one of the vectors it holds.
+        if (set.unsaved && now - set.savedAt >= SAVE_EVERY_MILLIS) {
+          yield* entry.lock.withPermits(1)(entry.current === set ? save(entry, set) : Effect.void)
+        }
+      })
 
     /** Background work: its failure is logged, and the entry is dropped so that the next use starts over. */
     const background = (work: Effect.Effect<void, unknown>, entry?: Entry): Effect.Effect<void> =>
