@@ -3,7 +3,7 @@
  * record row, a search in one field that field's row. Before, every field's row matched and a `distinct` made them
  * one a record, which read every match of a common word before the first came out: a count capped at 10 001 took
  * 1.5–2 s at a million records. The plans of the capped count must stream: no Unique, Sort or grouping under the
- * limit, so that it stops once it has enough.
+ * limit, so that it stops once it has enough. A ranked page too, and it scores only the matches that pass.
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
@@ -11,6 +11,7 @@ import { Effect, Layer } from "effect"
 import { GlossConfig } from "../../src/Config.js"
 import { SqlLive } from "../../src/services/database/Database.js"
 import { runMigrations } from "../../src/services/database/migrations.js"
+import { rankedPage, type Read } from "../../src/services/search/database/pages.js"
 import { postgresTextIndex } from "../../src/services/search/database/postgresText.js"
 import type { IndexSchema } from "../../src/services/search/Query.js"
 import { dialects, freshDatabase } from "../support/databases.js"
@@ -38,6 +39,26 @@ describe.skipIf(!dialects.includes("postgres"))("PostgreSQL text matches", () =>
           expect(plan, String(field)).not.toMatch(/Unique|Sort|HashAggregate|GroupAggregate/)
           expect(plan).toMatch(/field = /)
         }
+      }))
+
+    it.effect("a ranked page scores the matches that pass the filters, as they stream out of the join", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const from = postgresTextIndex(sql).matches(schema, "common word", undefined)!
+        const statements: Array<readonly [string, ReadonlyArray<unknown>]> = []
+        const read: Read = (statement) => Effect.sync(() => (statements.push(statement.compile()), []))
+        const where = sql`r.dataset_id = ${schema.datasetId} and r.status = 'pending'`
+        const paged = { from, where, order: [sql`m.score desc`], score: sql`m.score`, limit: 50, offset: 0, countUpTo: 10_000 }
+        yield* rankedPage(sql, read, { ...paged, sequence: sql`r.seq`, window: 10_000 }, paged)
+        const [statement, params] = statements[0]!
+        const plan = (yield* sql.unsafe<{ "QUERY PLAN": string }>(`explain (verbose, costs off) ${statement}`, params))
+          .map((row) => row["QUERY PLAN"]).join("\n")
+        // The matches' subquery is pulled up into the join: ts_rank is computed where the filters have been applied
+        // (not for every match the window reads), and nothing under the window's limit sorts, so it stops early.
+        expect(plan).not.toMatch(/Subquery Scan on m/)
+        const window = plan.slice(plan.indexOf("WindowAgg"))
+        expect(window).toMatch(/Limit\s+Output: [^\n]*\s+->  (Nested Loop|Hash Join|Merge Join)\s+Output: [^\n]*ts_rank/)
+        expect(window).not.toMatch(/Sort|Unique|Aggregate/)
       }))
   })
 })

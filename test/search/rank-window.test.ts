@@ -1,8 +1,9 @@
 /**
- * GLOSS_SEARCH_RANK_WINDOW on the built-in engine: a text search ranks only the first N matches by relevance, so a
- * common word does not score every record. Pages stay complete (a window the filters empty is widened to every
- * match), totals count every match, and the window's pages agree with each other. And GLOSS_SEARCH_TRACK_TOTAL_HITS:
- * totals exact up to the bound, a lower bound (`gte`) past it, never below what the pages have shown.
+ * GLOSS_SEARCH_RANK_WINDOW on the built-in engine: a text search ranks only the first N matches that pass its
+ * filters, so a common word does not score every record. Pages stay complete (past the window they are ranked from
+ * every match), totals count every match up to the bound, and the window's pages agree with each other. And
+ * GLOSS_SEARCH_TRACK_TOTAL_HITS: totals exact up to the bound, a lower bound (`gte`) past it, never below what the
+ * pages have shown.
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -12,7 +13,10 @@ import { TestServerLive } from "../support/server.js"
 
 type Page = { items: Array<{ record: { external_id: string }; query_score: number | null }>; total: number; total_relation: string }
 
-/** 40 records that all say "word"; record i says it i % 4 + 1 times; `kind` is "rare" for 3 of them, the last ones. */
+/**
+ * 40 records that all say "word"; record i says it i % 4 + 1 times; `kind` is "rare" for 3 of them, the last ones;
+ * `half` is "odd" for the odd ones.
+ */
 const corpus = Effect.gen(function*() {
   const dataset = yield* draftDataset()
   const post = (kind: string, body: unknown) => send("POST", datasetPath(dataset, `/${kind}`), body)
@@ -21,11 +25,12 @@ const corpus = Effect.gen(function*() {
     name: "ok", title: "OK", required: true, settings: { type: "label_selection", options: [{ value: "y", text: "Y" }, { value: "n", text: "N" }] }
   })
   yield* post("metadata-properties", { name: "kind", title: "Kind", settings: { type: "terms" } })
+  yield* post("metadata-properties", { name: "half", title: "Half", settings: { type: "terms" } })
   expect((yield* send("PUT", datasetPath(dataset, "/publish"))).status).toBe(200)
   const items = Array.from({ length: 40 }, (_, i) => ({
     external_id: `r${i}`,
     fields: { text: `${"word ".repeat((i % 4) + 1)}filler text ${i}` },
-    metadata: { kind: i >= 37 ? "rare" : "common" }
+    metadata: { kind: i >= 37 ? "rare" : "common", half: i % 2 === 1 ? "odd" : "even" }
   }))
   expect((yield* post("records/bulk", { items })).status).toBe(201)
   return dataset
@@ -41,7 +46,7 @@ for (const dialect of dialects) {
       timeout: 60_000
     })("rank window", (it) => {
 
-      it.effect("ranks the window best first, counts every match, and widens when the filters empty the window", () =>
+      it.effect("ranks the window best first, counts every match, and ranks every match past the window", () =>
         Effect.gen(function*() {
           const dataset = yield* corpus
           const first = yield* search(dataset, { query: { text: { q: "word" } } }, "?limit=4")
@@ -54,7 +59,8 @@ for (const dialect of dialects) {
           const second = yield* search(dataset, { query: { text: { q: "word" } } }, "?limit=4&offset=4")
           const seen = [...first.items, ...second.items].map((hit) => hit.record.external_id)
           expect(new Set(seen).size).toBe(8)
-          // Only the last 3 records pass this filter, and none of them is in the first 8 matches: still found.
+          // Only the last 3 records pass this filter, and none of them is in the first 8 matches: the window holds
+          // the first that pass.
           const rare = yield* search(dataset, {
             query: { text: { q: "word" } },
             filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "kind" }, values: ["rare"] }] }
@@ -65,6 +71,43 @@ for (const dialect of dialects) {
           const deep = yield* search(dataset, { query: { text: { q: "word" } } }, "?limit=10&offset=35")
           expect(deep.items).toHaveLength(5)
           expect(deep.total).toBe(40)
+        }))
+
+      it.effect("the window holds the first matches that pass the filters, not the first matches", () =>
+        Effect.gen(function*() {
+          const dataset = yield* corpus
+          const odd = yield* search(dataset, {
+            query: { text: { q: "word" } },
+            filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "half" }, values: ["odd"] }] }
+          }, "?limit=8")
+          // The window is r1, r3, … r15 (the first 8 odd records): those saying "word" 4 times first (i % 4 = 3), then
+          // those saying it twice, each in insertion order. A window of the first 8 matches would have held only
+          // r1, r3, r5, r7, and widened to every match: r3, r7, … r31.
+          expect(odd.items.map((hit) => hit.record.external_id)).toEqual(["r3", "r7", "r11", "r15", "r1", "r5", "r9", "r13"])
+          expect([odd.total, odd.total_relation]).toEqual([20, "eq"])
+        }))
+    })
+
+    layer(TestServerLive(dialect, { GLOSS_SEARCH_ENGINE: "database", GLOSS_SEARCH_RANK_WINDOW: "8", GLOSS_SEARCH_TRACK_TOTAL_HITS: "5" }), {
+      excludeTestServices: true,
+      timeout: 60_000
+    })("rank window and a smaller bound", (it) => {
+      it.effect("the window's count is the total: nothing is counted twice", () =>
+        Effect.gen(function*() {
+          const dataset = yield* corpus
+          const first = yield* search(dataset, { query: { text: { q: "word" } } }, "?limit=4")
+          expect(first.items).toHaveLength(4)
+          expect([first.total, first.total_relation]).toEqual([5, "gte"])
+          // A page that reaches past the window: ranked from every match, the total as the pages show it.
+          const deep = yield* search(dataset, { query: { text: { q: "word" } } }, "?limit=4&offset=6")
+          expect(deep.items).toHaveLength(4)
+          expect([deep.total, deep.total_relation]).toEqual([10, "gte"])
+          // Fewer pass than the window holds: exact, under the bound too.
+          const rare = yield* search(dataset, {
+            query: { text: { q: "word" } },
+            filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "kind" }, values: ["rare"] }] }
+          })
+          expect([rare.total, rare.total_relation]).toEqual([3, "eq"])
         }))
     })
 

@@ -19,7 +19,7 @@ import { sqliteTextIndex } from "./sqliteFts.js"
 import { makeAnnIndex } from "./AnnIndex.js"
 import { annFiles } from "./annFiles.js"
 import { makeAnnWorker } from "./annWorker.js"
-import { page } from "./pages.js"
+import { page, rankedPage } from "./pages.js"
 import { vectorIndex } from "./VectorIndex.js"
 import { vectorRows } from "./vectorRows.js"
 import { makeVectorSearch } from "./VectorSearch.js"
@@ -133,22 +133,14 @@ export const DatabaseEngineLive = Layer.scoped(
         sequence
       ]
       const score = match === undefined ? sql`null` : sql`m.score`
-      // Ranked by relevance: score only a window of the matches (a common word matches a fifth of a million records,
-      // and scoring each costs ~1 µs plus its record's read), widened to every match when the window falls short.
-      const window = query.text !== undefined && !shuffle && query.sort.length === 0 && searchConfig.rankWindow > 0
-        ? text.matches(schema, query.text.q, query.text.field, { rankWindow: searchConfig.rankWindow })
-        : undefined
-      return yield* page(sql, read, {
-        from: window ?? from,
-        where,
-        order,
-        score,
-        limit: query.limit,
-        offset: query.offset,
-        countUpTo: searchConfig.trackTotalHits,
-        count: unscored,
-        unwindowed: window === undefined ? undefined : from
-      })
+      const paged = { from, where, order, score, limit: query.limit, offset: query.offset, countUpTo: searchConfig.trackTotalHits, count: unscored }
+      // Ranked by relevance: only a window of the matches that pass the filters is scored and counted (a common word
+      // matches a fifth of a million records, and scoring each costs ~1 µs plus its record's read).
+      const ranked = match !== undefined && !shuffle && query.sort.length === 0
+      if (ranked && searchConfig.rankWindow > 0) {
+        return yield* rankedPage(sql, read, { ...paged, sequence, window: searchConfig.rankWindow }, paged)
+      }
+      return yield* page(sql, read, paged)
     })
     const search = Effect.fn("DatabaseEngine.search")(
       (schema: IndexSchema, query: SearchQuery) => overJson((json) => searchWith(json, schema, query)),

@@ -26,13 +26,12 @@ export interface TextIndex {
    * so that it drives the join: the database reads the matching records only, not the whole dataset. `undefined`
    * when `q` has no searchable term (nothing matches).
    *
-   * `rankWindow`: only the first that many matches (in the index's own order) are scored and joined — see
-   * `RANK_WINDOW`. `scored: false`: no score is computed (`m.score` is null), for counting.
+   * `scored: false`: no score is computed (`m.score` is null), for counting.
    */
   readonly matches: (
     schema: IndexSchema,
     q: string,
     field: string | undefined,
-    options?: { readonly rankWindow?: number | undefined; readonly scored?: boolean }
+    options?: { readonly scored?: boolean }
   ) => Statement.Fragment | undefined
 }

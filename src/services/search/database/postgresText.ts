@@ -53,10 +53,10 @@ export const postgresTextIndex = (sql: SqlClient.SqlClient): TextIndex => {
                    where t.dataset_id = ${schema.datasetId} and ${ofField} and t.tsv @@ plainto_tsquery('simple', ${q})) m
                    join records r on r.id = m.record_id`
       }
-      // ts_rank reads (and decompresses) each match's tsvector: the window bounds how many are read.
-      const window = options?.rankWindow === undefined ? sql`` : sql`limit ${options.rankWindow}`
+      // ts_rank reads (and decompresses) each match's tsvector: computed as the rows come out of the join, it is
+      // computed only for the matches that pass the filters, and a ranked page stops after its window of them.
       return sql`(select t.record_id, ts_rank(t.tsv, query) as score from record_texts t, plainto_tsquery('simple', ${q}) query
-                   where t.dataset_id = ${schema.datasetId} and ${ofField} and t.tsv @@ query ${window}) m
+                   where t.dataset_id = ${schema.datasetId} and ${ofField} and t.tsv @@ query) m
                  join records r on r.id = m.record_id`
     }
   }

@@ -72,8 +72,7 @@ export const sqliteTextIndex = (sql: SqlClient.SqlClient): TextIndex => {
       const fts = sql(table(schema.datasetId))
       // bm25 reads each match's column sizes (a lookup per row): ~1 µs a match, most of a common word's search.
       const score = options?.scored === false ? sql`null` : sql`-bm25(${fts})`
-      const window = options?.rankWindow === undefined ? sql`` : sql` limit ${options.rankWindow}`
-      return sql`(select rowid as record_rowid, ${score} as score from ${fts} where ${fts} match ${match}${window}) m
+      return sql`(select rowid as record_rowid, ${score} as score from ${fts} where ${fts} match ${match}) m
                  cross join records r on r.rowid = m.record_rowid`
     }
   }
