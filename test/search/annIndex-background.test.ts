@@ -79,6 +79,53 @@ describe("ANN index background work", () => {
         expect(reads.slice(before).filter((r) => r.inRequest && r.text.includes("count(*)")).map((r) => r.text)).toEqual([])
       }), { timeout: 20_000 })
 
+    it.scoped("a vector stamped before the watermark but committed after a long catch-up read it is still added", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const { reads, read: recorded } = recording()
+        // Reading the vectors to add waits for `release` once `holdAdds` is set: a catch-up that takes 40 s to add
+        // what it read, as one behind a bulk import does (the HNSW adds are slower than the import), holding the lock.
+        let holdAdds = false
+        let held = 0
+        const release = yield* Deferred.make<void>()
+        const read = (statement: Statement.Statement<object>) =>
+          holdAdds && statement.compile()[0].includes("v.value")
+            ? Effect.zipRight(Effect.zipRight(Effect.sync(() => held++), Deferred.await(release)), recorded(statement))
+            : recorded(statement)
+        const ann = yield* makeAnnIndex({ sql, read, worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
+        const settings = { id: "01a2102b-399d-732e-875e-093c23e24219", dimensions: 4 }
+        // Rows as another write's transaction commits them, stamped when it began (on the test clock, in ms).
+        yield* sql`PRAGMA foreign_keys = OFF`
+        let n = 0
+        const commit = (stampedAt: number) =>
+          Effect.gen(function*() {
+            const at = new Date(stampedAt).toISOString()
+            const record = `01a2102b-399d-732e-875e-${(++n).toString().padStart(12, "0")}`
+            yield* sql`insert into records (id, dataset_id, external_id, fields, metadata, status, inserted_at, updated_at)
+              values (${record}, ${"01a2102b-399d-732e-875e-093c23e24200"}, ${`r${n}`}, '{}', '{}', 'pending', ${at}, ${at})`
+            yield* sql`insert into vectors (id, record_id, vector_settings_id, value, inserted_at, updated_at)
+              values (${`01a2102b-399d-732e-875e-1${n.toString().padStart(11, "0")}`}, ${record}, ${settings.id},
+                ${new Uint8Array(Float64Array.of(1, n, 0, 0).buffer)}, ${at}, ${at})`
+          })
+        yield* ann.written([settings])
+        yield* Effect.promise(() => waitUntil(() => reads.some((r) => r.text.includes("updated_at >="))))
+        // t = 100 s: a write stamped at 100 s commits; this process's catch-up reads its stamp (the watermark moves
+        // to it) and is held adding it.
+        yield* TestClock.setTime(100_000)
+        yield* commit(100_000)
+        holdAdds = true
+        yield* ann.written([settings])
+        yield* TestClock.adjust("1 second")
+        yield* Effect.promise(() => waitUntil(() => held > 0))
+        // Meanwhile a write stamped at 99.5 s (its transaction began before the other's) commits. 40 s pass before the
+        // catch-up lets go of the lock; the next one used to read from the watermark on, and never saw it.
+        yield* commit(99_500)
+        yield* TestClock.adjust("40 seconds")
+        yield* Deferred.succeed(release, undefined)
+        yield* TestClock.adjust("6 seconds")
+        yield* Effect.promise(() => waitUntil(() => ann.size(settings.id) === 2))
+      }), { timeout: 20_000 })
+
     it.scoped("a search does not wait for the maintenance loop's count of every vector", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient

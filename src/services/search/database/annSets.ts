@@ -29,6 +29,13 @@ const SEGMENT_VECTORS = 100_000
 export interface IndexSet {
   readonly name: string
   watermark: number
+  /**
+   * When the last catch-up (of either look-back) and the last full one began reading: a vector committed after that
+   * is stamped at most a look-back before it. Infinity for a set opened from files, whose first catch-up reads
+   * from the saved watermark (see AnnIndex).
+   */
+  readAt: number
+  fullReadAt: number
   /** Keys applied with their time, for the vectors within the look-back window of the watermark. */
   readonly recent: Map<number, number>
   entries: number
@@ -61,6 +68,13 @@ export type Failure = SqlError.SqlError | ParseResult.ParseError | WorkerCallErr
 
 const iso = (millis: number) => new Date(Math.max(0, millis)).toISOString()
 
+/**
+ * What a catch-up can re-read is stamped at or after min(watermark, readAt - look-back, fullReadAt - LOOKBACK_MILLIS),
+ * never before this: older keys need not be remembered. Remembered keys are not added twice (sealed segments cannot
+ * tell an update from a repeat).
+ */
+const recentFloor = (set: IndexSet) => Math.min(set.watermark, set.readAt, set.fullReadAt) - LOOKBACK_MILLIS
+
 export const makeAnnSets = (options: {
   readonly worker: AnnWorker
   /** Undefined: kept in memory only (an in-memory database). */
@@ -88,9 +102,10 @@ export const makeAnnSets = (options: {
         set.entries = state.entries
         set.delta = state.delta
         set.unsaved = true
+        const floor = recentFloor(set)
         for (const row of batch) {
           const at = row.at.getTime()
-          if (at >= set.watermark - LOOKBACK_MILLIS) set.recent.set(row.key, at)
+          if (at >= floor) set.recent.set(row.key, at)
         }
         if (files !== undefined && set.delta >= SEGMENT_VECTORS) {
           const folder = yield* files.folder(entry.settingsId, set.name)
@@ -109,6 +124,9 @@ export const makeAnnSets = (options: {
       const set: IndexSet = {
         name: newSetName(),
         watermark: started,
+        // The fill reads every vector committed before it started (and those committed while it pages).
+        readAt: started,
+        fullReadAt: started,
         recent: new Map(),
         entries: 0,
         delta: 0,
@@ -134,10 +152,17 @@ export const makeAnnSets = (options: {
   /** Applies the vectors written since the set's watermark (less the look-back) that it does not hold yet. */
   const catchUp = (entry: Entry, set: IndexSet, lookback = LOOKBACK_MILLIS): Effect.Effect<void, Failure> =>
     Effect.gen(function*() {
-      // Late commits can only be stamped within the look-back of now: once the watermark is older than that, the
-      // catch-up reads from the watermark on. (From `watermark - lookback`, every catch-up after a bulk import
-      // re-read the import's last 30 s of stamps, ~85 000 rows, for as long as nothing new was written.)
-      const since = iso(Math.min(set.watermark, (yield* Clock.currentTimeMillis) - lookback))
+      // A vector the last catch-up could not see was committed after it began reading, so it is stamped at most a
+      // look-back before that moment; everything stamped earlier and committed before it was read then. Measured
+      // from now instead, a catch-up that came more than a look-back after the last one (they run back to back
+      // behind a bulk import, and the HNSW adds make each long) read from the watermark only, and a batch stamped
+      // just before the watermark but committed just after that read was never added: a million-record import on
+      // PostgreSQL ended 500 vectors short, and the recount rebuilt the whole index. (From `watermark - lookback`,
+      // every catch-up after a bulk import re-read its last 30 s of stamps for as long as nothing new was written;
+      // from the last read, it stops 30 s after the import.)
+      const full = lookback >= LOOKBACK_MILLIS
+      const startedAt = yield* Clock.currentTimeMillis
+      const since = iso(Math.min(set.watermark, (full ? set.fullReadAt : set.readAt) - lookback))
       for (let after: Stamp | undefined;;) {
         const stamps = yield* rows.changed(entry.settingsId, since, after, STAMPS_PAGE)
         const fresh = stamps.filter((stamp) => set.recent.get(stamp.key) !== stamp.at.getTime())
@@ -154,12 +179,14 @@ export const makeAnnSets = (options: {
           // A segment sealed (and saved) within this page recorded the watermark before it: save again later.
           set.unsaved = true
         }
-        // What the next catch-up can re-read is stamped at or after min(watermark, now - look-back), never before
-        // `watermark - LOOKBACK_MILLIS`: older keys need not be remembered.
-        for (const [key, at] of set.recent) if (at < set.watermark - LOOKBACK_MILLIS) set.recent.delete(key)
+        const floor = recentFloor(set)
+        for (const [key, at] of set.recent) if (at < floor) set.recent.delete(key)
         if (stamps.length < STAMPS_PAGE) break
         after = last
       }
+      set.readAt = startedAt
+      // A set opened from files has had no full catch-up yet: its first one, from the saved watermark, stands for one.
+      if (full || !Number.isFinite(set.fullReadAt)) set.fullReadAt = startedAt
     })
 
   const save = (entry: Entry, set: IndexSet): Effect.Effect<void, WorkerCallError> =>
@@ -195,6 +222,8 @@ export const makeAnnSets = (options: {
       return Option.some<IndexSet>({
         name: set,
         watermark,
+        readAt: Number.POSITIVE_INFINITY,
+        fullReadAt: Number.POSITIVE_INFINITY,
         recent: new Map(),
         entries: state.right.entries,
         delta: state.right.delta,
