@@ -145,7 +145,8 @@ const config = Effect.gen(function*() {
     }),
     // The built-in engine: vector settings with this many vectors or more are searched through an ANN index.
     vectorAnnFrom: V.integer("GLOSS_VECTOR_ANN_FROM", 20_000, { min: 1, max: 1_000_000_000 }),
-    // The built-in engine: a text search ranks at most this many matches by relevance; 0 ranks every match.
+    // The built-in engine: a text search ranks by relevance the first this many matches that pass its filters; 0 ranks
+    // every match.
     rankWindow: V.integer("GLOSS_SEARCH_RANK_WINDOW", 10_000, { min: 0, max: 1_000_000_000 }),
     // The built-in engine: a search counts its matches exactly up to this many, a lower bound past it; 0 counts all.
     trackTotalHits: V.integer("GLOSS_SEARCH_TRACK_TOTAL_HITS", 10_000, { min: 0, max: 1_000_000_000 }),
