@@ -35,6 +35,20 @@ const recording = () => {
   return { reads, read }
 }
 
+/** `recording`, with the statements that contain `text` held until `release` once `hold()` was called. */
+const holding = (text: string) =>
+  Effect.gen(function*() {
+    const { reads, read: recorded } = recording()
+    const release = yield* Deferred.make<void>()
+    let holding = false
+    let held = 0
+    const read = (statement: Statement.Statement<object>) =>
+      holding && statement.compile()[0].includes(text)
+        ? Effect.zipRight(Effect.zipRight(Effect.sync(() => held++), Deferred.await(release)), recorded(statement))
+        : recorded(statement)
+    return { reads, read, release, hold: () => (holding = true), held: () => held }
+  })
+
 describe("ANN index background work", () => {
   layer(SqliteTest)((it) => {
     it.scoped("runs without the context of the request that wrote", () =>
@@ -82,16 +96,9 @@ describe("ANN index background work", () => {
     it.scoped("a vector stamped before the watermark but committed after a long catch-up read it is still added", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        const { reads, read: recorded } = recording()
-        // Reading the vectors to add waits for `release` once `holdAdds` is set: a catch-up that takes 40 s to add
-        // what it read, as one behind a bulk import does (the HNSW adds are slower than the import), holding the lock.
-        let holdAdds = false
-        let held = 0
-        const release = yield* Deferred.make<void>()
-        const read = (statement: Statement.Statement<object>) =>
-          holdAdds && statement.compile()[0].includes("v.value")
-            ? Effect.zipRight(Effect.zipRight(Effect.sync(() => held++), Deferred.await(release)), recorded(statement))
-            : recorded(statement)
+        // Reading the vectors to add waits for `release` once held: a catch-up that takes 40 s to add what it read,
+        // as one behind a bulk import does (the HNSW adds are slower than the import), holding the lock.
+        const { reads, read, hold, held, release } = yield* holding("v.value")
         const ann = yield* makeAnnIndex({ sql, read, worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
         const settings = { id: "01a2102b-399d-732e-875e-093c23e24219", dimensions: 4 }
         // Rows as another write's transaction commits them, stamped when it began (on the test clock, in ms).
@@ -113,10 +120,10 @@ describe("ANN index background work", () => {
         // to it) and is held adding it.
         yield* TestClock.setTime(100_000)
         yield* commit(100_000)
-        holdAdds = true
+        hold()
         yield* ann.written([settings])
         yield* TestClock.adjust("1 second")
-        yield* Effect.promise(() => waitUntil(() => held > 0))
+        yield* Effect.promise(() => waitUntil(() => held() > 0))
         // Meanwhile a write stamped at 99.5 s (its transaction began before the other's) commits. 40 s pass before the
         // catch-up lets go of the lock; the next one used to read from the watermark on, and never saw it.
         yield* commit(99_500)
@@ -129,19 +136,13 @@ describe("ANN index background work", () => {
     it.scoped("a search does not wait for the maintenance loop's count of every vector", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        const { reads, read: recorded } = recording()
-        // The count waits for `release` once `holdCounts` is set: a count of a million vectors on PostgreSQL, held.
-        let holdCounts = false
-        const release = yield* Deferred.make<void>()
-        const read = (statement: Statement.Statement<object>) =>
-          holdCounts && statement.compile()[0].includes("count(*)")
-            ? Effect.zipRight(Deferred.await(release), recorded(statement))
-            : recorded(statement)
+        // The count waits for `release` once held: a count of a million vectors on PostgreSQL, held.
+        const { reads, read, hold, release } = yield* holding("count(*)")
         const ann = yield* makeAnnIndex({ sql, read, worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
         const settings = { id: "01a2102b-399d-732e-875e-093c23e24218", dimensions: 4 }
         yield* ann.written([settings])
         yield* Effect.promise(() => waitUntil(() => reads.some((r) => r.text.includes("updated_at >="))))
-        holdCounts = true
+        hold()
         // The loop comes due for its recount (every 30 s) and is held in it.
         yield* TestClock.adjust("31 seconds")
         yield* Effect.promise(() => waitUntil(() => reads.filter((r) => r.text.includes("updated_at >=")).length >= 2))

@@ -110,11 +110,13 @@ export const makeAnnIndex = (options: {
      */
     const sync = (entry: Entry, options: { readonly force: boolean; readonly upkeep: boolean }): Effect.Effect<void, Failure> =>
       Effect.gen(function*() {
-        if (!options.force && !entry.dirty && (yield* Clock.currentTimeMillis) - entry.checkedAt < RECHECK_MILLIS) return
+        // Checked before the lock (a search with nothing to do never waits) and again under it (it may be done now).
+        const due = (now: number) => options.force || entry.dirty || now - entry.checkedAt >= RECHECK_MILLIS
+        if (!due(yield* Clock.currentTimeMillis)) return
         const now = yield* entry.lock.withPermits(1)(Effect.gen(function*() {
           const set = entry.current
           const now = yield* Clock.currentTimeMillis
-          if (set === undefined || (!options.force && !entry.dirty && now - entry.checkedAt < RECHECK_MILLIS)) return undefined
+          if (set === undefined || !due(now)) return undefined
           const full = now - entry.checkedAt >= RECHECK_MILLIS
           entry.dirty = false
           if (full) entry.checkedAt = now

@@ -138,7 +138,7 @@ export const DatabaseEngineLive = Layer.scoped(
       // matches a fifth of a million records, and scoring each costs ~1 µs plus its record's read).
       const ranked = match !== undefined && !shuffle && query.sort.length === 0
       if (ranked && searchConfig.rankWindow > 0) {
-        return yield* rankedPage(sql, read, { ...paged, sequence, window: searchConfig.rankWindow }, paged)
+        return yield* rankedPage(sql, read, { ...paged, sequence, window: searchConfig.rankWindow })
       }
       return yield* page(sql, read, paged)
     })

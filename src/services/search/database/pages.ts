@@ -74,19 +74,12 @@ export const page = (sql: SqlClient.SqlClient, read: Read, query: PageQuery) =>
     return answer(hits, offset, counted)
   })
 
-export interface RankedQuery {
-  /** Every text match, scored (`m.score`), joined to its record (`r`); `where` filters them. */
-  readonly from: Statement.Fragment
-  readonly where: Statement.Fragment
-  readonly score: Statement.Fragment
+/** A text search ranked by relevance: `from` holds every text match, scored (`m.score`), joined to its record (`r`). */
+export interface RankedQuery extends PageQuery {
   /** The records' insertion order: ties in score go the way they were added. */
   readonly sequence: Statement.Fragment
-  readonly limit: number
-  readonly offset: number
   /** How many matches that pass the filters are ranked (`GLOSS_SEARCH_RANK_WINDOW`, > 0). */
   readonly window: number
-  /** The total is exact up to this many matches, a lower bound past it; 0: always exact. */
-  readonly countUpTo: number
 }
 
 const decodeRanked = Schema.decodeUnknown(
@@ -103,7 +96,7 @@ const decodeRanked = Schema.decodeUnknown(
  * The window holds every match that passes when there are at most `window`: the ranking and the total are then
  * exact. Past that the page is the best of the window, and a page beyond the window is ranked from every match.
  */
-export const rankedPage = (sql: SqlClient.SqlClient, read: Read, query: RankedQuery, unwindowed: PageQuery) =>
+export const rankedPage = (sql: SqlClient.SqlClient, read: Read, query: RankedQuery) =>
   Effect.gen(function*() {
     const { from, where, score, sequence, limit, offset, window, countUpTo: bound } = query
     const rows = yield* decodeRanked(yield* read(sql`select w.id, w.score, count(*) over () as n from (
@@ -111,16 +104,16 @@ export const rankedPage = (sql: SqlClient.SqlClient, read: Read, query: RankedQu
       order by w.score desc, w.seq limit ${limit} offset ${offset}`))
     const passing = rows[0]?.n
     // Nothing on this page: no match passes (offset 0), or the page is past what the window holds.
-    if (passing === undefined) return offset === 0 ? { hits: [], total: 0, totalRelation: "eq" } satisfies SearchHits : yield* page(sql, read, unwindowed)
+    if (passing === undefined) return offset === 0 ? { hits: [], total: 0, totalRelation: "eq" } satisfies SearchHits : yield* page(sql, read, query)
     const hits = rows.map(({ id, score }) => ({ id, score }))
     const whole = passing <= window
     // Past the window's end (more matches than it holds): rank every match for this page.
-    if (!whole && offset + limit > window) return yield* page(sql, read, unwindowed)
+    if (!whole && offset + limit > window) return yield* page(sql, read, query)
     // The window counted every match that passes when it held them all, and as far as the bound when that is smaller.
     const counted: Counted = whole
       ? bound > 0 && passing > bound ? { total: bound, totalRelation: "gte" as const } : { total: passing, totalRelation: "eq" as const }
       : bound > 0 && bound <= window
       ? { total: bound, totalRelation: "gte" as const }
-      : yield* countUpTo(sql, read, unwindowed.count ?? unwindowed.from, where, bound)
+      : yield* countUpTo(sql, read, query.count ?? from, where, bound)
     return answer(hits, offset, counted)
   })
