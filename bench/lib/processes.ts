@@ -95,7 +95,23 @@ export const startProcess = (
     })
   })
 
-export const tempHome = () => fs.mkdtempSync(path.join(os.tmpdir(), "gloss-bench-"))
+/**
+ * The homes (and scratch folders) made so far, removed when the benchmark exits: a million-record run leaves ~5 GB.
+ * GLOSS_BENCH_KEEP_DATABASE=1 keeps them, to profile a run's queries after it (the path is printed).
+ */
+const homes: Array<string> = []
+process.once("exit", () => {
+  for (const home of homes) {
+    if (process.env.GLOSS_BENCH_KEEP_DATABASE === "1") process.stderr.write(`kept ${home}\n`)
+    else fs.rmSync(home, { recursive: true, force: true })
+  }
+})
+
+export const tempHome = () => {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "gloss-bench-"))
+  homes.push(home)
+  return home
+}
 
 /**
  * The command of `npm start`, read from package.json, so that the benchmark runs Gloss with the same node flags.

@@ -10,6 +10,7 @@ import { describe, expect, it } from "@effect/vitest"
 import Sqlite from "better-sqlite3"
 import { Effect } from "effect"
 import { makeSqliteReader } from "../../src/services/search/database/SqliteReader.js"
+import { normalise, topK, unitBytes } from "../../src/services/search/database/vectorMath.js"
 
 const databaseFile = () => {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "gloss-reader-")), "gloss.db")
@@ -54,6 +55,33 @@ describe("SqliteReader", () => {
       expect(yield* reader.all(["select count(*) as c from t", []])).toEqual([{ c: 1001 }])
       const refused = yield* Effect.flip(reader.all(["delete from t returning n", []]))
       expect(refused.message).toContain("readonly")
+      db.close()
+    }))
+
+  it.scopedLive("scores a stored vector with gloss_cosine exactly as the exact search does, and refuses other dimensions", () =>
+    Effect.gen(function*() {
+      const { db, file } = databaseFile()
+      const reader = yield* makeSqliteReader({ filename: file })
+      const query = Array.from({ length: 7 }, (_, i) => Math.sin(i + 1) * 3)
+      const stored = [
+        Array.from({ length: 7 }, (_, i) => Math.cos(i * 1.3) / 7),
+        Array.from({ length: 7 }, (_, i) => (i % 2 === 0 ? -1 : 2) * (i + 0.25)),
+        Array.from({ length: 7 }, () => 0)
+      ]
+      // Stored as the vectors table holds them: little-endian float64 bytes.
+      const bytes = (vector: ReadonlyArray<number>) => new Uint8Array(Float64Array.from(vector).buffer)
+      const inSql = yield* Effect.forEach(stored, (vector) =>
+        reader.all(["select gloss_cosine(?, ?) as score", [bytes(vector), unitBytes(query)]]))
+      // The exact search's matrix, as VectorIndex builds it.
+      const data = new Float32Array(3 * 7)
+      stored.forEach((vector, i) => normalise(vector, data, i * 7))
+      const exact = topK({ ids: ["0", "1", "2"], dimensions: 7, data }, query, 3, { least: false })
+      // Bit for bit: a rescored candidate ranks exactly where the exact scan would put it.
+      expect(inSql.map((rows) => (rows[0] as { score: number }).score)).toEqual(
+        ["0", "1", "2"].map((id) => exact.find((hit) => hit.id === id)?.score)
+      )
+      const other = yield* reader.all(["select gloss_cosine(?, ?) as score", [bytes([1, 2, 3]), unitBytes(query)]])
+      expect(other).toEqual([{ score: null }])
       db.close()
     }))
 })

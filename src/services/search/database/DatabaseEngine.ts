@@ -84,7 +84,7 @@ export const DatabaseEngineLive = Layer.scoped(
       annFrom: searchConfig.vectorAnnFrom
     })
     yield* Effect.addFinalizer(() => ann.saveAll)
-    const similar = makeVectorSearch({ exact: vectors, ann, rows: vectorRows(sql, read) })
+    const similar = makeVectorSearch({ exact: vectors, ann, rows: vectorRows(sql, read, { scoresInSql: reader !== undefined }) })
     /** After vectors were written (committed): the exact matrices are stale, the ANN indexes have to catch up. */
     const vectorsWritten = (records: ReadonlyArray<IndexedRecord>) =>
       Effect.zipRight(vectors.drop(vectorIdsOf(records)), ann.written(vectorSettingsOf(records)))

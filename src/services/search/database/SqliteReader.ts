@@ -12,15 +12,29 @@
 import { createRequire } from "node:module"
 import { SqlError } from "@effect/sql"
 import { Effect, type Scope } from "effect"
+import { vectorKernels } from "./vectorMath.js"
 import { makeWorkerCalls } from "./workerCalls.js"
 
-/** The worker: CommonJS, evaluated from this string, so that it needs no file of its own beside the bundle. */
+/**
+ * The worker: CommonJS, evaluated from this string, so that it needs no file of its own beside the bundle.
+ *
+ * `gloss_cosine(stored, unit)` is the exact cosine of a stored vector with a unit query (vectorMath's own code): a
+ * search rescoring its ANN candidates reads their scores, not their vectors. Moving 100 vectors of 384 float64s to
+ * the main thread and decoding them there was ~300 KB a search, and the garbage it left brought a full collection
+ * every ~4 s that held two searches for 20–40 ms each: the 1 % tail of vector search at a million records.
+ */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads")
 const Database = require(workerData.driver)
 const db = new Database(workerData.filename, { readonly: true, fileMustExist: true })
 db.pragma("mmap_size = " + workerData.mmapBytes)
 db.pragma("cache_size = -" + workerData.cacheKib)
+const { storedCosine } = (${vectorKernels.toString()})()
+db.function("gloss_cosine", { deterministic: true }, (stored, unit) =>
+  stored instanceof Uint8Array && unit instanceof Uint8Array ? storedCosine(stored, unit) : null)
+// A blob parameter arrives as a Uint8Array (postMessage does not keep Buffers); better-sqlite3 binds Buffers.
+const bindable = (param) =>
+  param instanceof Uint8Array && !Buffer.isBuffer(param) ? Buffer.from(param.buffer, param.byteOffset, param.byteLength) : param
 const statements = new Map()
 parentPort.on("message", ({ id, sql, params }) => {
   try {
@@ -30,7 +44,7 @@ parentPort.on("message", ({ id, sql, params }) => {
       statement = db.prepare(sql)
       statements.set(sql, statement)
     }
-    parentPort.postMessage({ id, result: statement.all(...params) })
+    parentPort.postMessage({ id, result: statement.all(...params.map(bindable)) })
   } catch (error) {
     parentPort.postMessage({ id, error: String((error && error.message) || error) })
   }
@@ -49,7 +63,7 @@ const MMAP_BYTES = 1024 * 2 ** 20
 const CACHE_KIB = 32 * 1024
 
 export interface SqliteReader {
-  /** Runs a compiled read-only statement (`[sql, params]`) in the worker. */
+  /** Runs a compiled read-only statement (`[sql, params]`) in the worker, where SQL also has `gloss_cosine`. */
   readonly all: (compiled: readonly [string, ReadonlyArray<unknown>]) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
 }
 

@@ -2,9 +2,10 @@
  * Similarity search of the built-in engine: exact below `GLOSS_VECTOR_ANN_FROM` vectors (VectorIndex's matrix in
  * memory), through the ANN index above it (AnnIndex), and exact again wherever the index cannot answer.
  *
- * Above the threshold, the index proposes candidates — max(2k, 100) of them — and their stored vectors are read from
- * the database and ranked by exact cosine: scores are exactly the exact path's, and the int8 quantisation of the
- * index costs recall only where a true neighbour is not among the candidates at all.
+ * Above the threshold, the index proposes candidates — max(2k, 100) of them — and they are ranked by the exact cosine
+ * of their stored vectors (computed in SQL on SQLite, see SqliteReader; read and computed here on PostgreSQL): scores
+ * are exactly the exact path's, and the int8 quantisation of the index costs recall only where a true neighbour is
+ * not among the candidates at all.
  * - `least_similar`: the vectors least similar to q are the most similar to -q (cos(x, -q) = -cos(x, q)), so the
  *   index is asked about -q; rescoring puts back the true scores.
  * - Filters (and text queries) come as the allowed records. A few thousand or fewer are ranked exactly, their
@@ -18,9 +19,9 @@
 import { Effect, Option } from "effect"
 import type { VectorSettingsId } from "../../../domain/Ids.js"
 import type { AnnIndex } from "./AnnIndex.js"
-import { normalise, topK } from "./vectorMath.js"
+import { normalise, topK, unitBytes } from "./vectorMath.js"
 import type { VectorIndex } from "./VectorIndex.js"
-import { float64sOf, type VectorRow, type VectorRows } from "./vectorRows.js"
+import { float64sOf, type ScoredRow, type VectorRow, type VectorRows } from "./vectorRows.js"
 
 /** Allowed sets up to this size are ranked exactly from their vectors, without the index. */
 const EXACT_ALLOWED = 3_000
@@ -44,6 +45,12 @@ const rankRows = (rows: ReadonlyArray<VectorRow>, query: ReadonlyArray<number>, 
   return topK({ ids: usable.map((row) => row.id), dimensions, data }, query, k, { least: options.least })
 }
 
+/** The best `k` of rows scored where they are stored (`gloss_cosine`): the same scores `rankRows` computes. */
+const bestScored = (rows: ReadonlyArray<ScoredRow>, k: number, options: RankOptions): Array<Hit> =>
+  rows.flatMap(({ id, score }) => (score === null || id === options.exclude ? [] : [{ id, score }]))
+    .sort((x, y) => (options.least ? x.score - y.score : y.score - x.score))
+    .slice(0, k)
+
 /** Two ranked lists merged into the best `k`. */
 const merge = (a: ReadonlyArray<Hit>, b: ReadonlyArray<Hit>, k: number, least: boolean) =>
   [...a, ...b].sort((x, y) => (least ? x.score - y.score : y.score - x.score)).slice(0, k)
@@ -51,14 +58,19 @@ const merge = (a: ReadonlyArray<Hit>, b: ReadonlyArray<Hit>, k: number, least: b
 export const makeVectorSearch = (options: { readonly exact: VectorIndex; readonly ann: AnnIndex; readonly rows: VectorRows }) => {
   const { ann, exact, rows } = options
 
+  /** The best `k` of these keys' vectors: scored in SQL where it can (SQLite's worker), else read and scored here. */
+  const rankKeys = (settingsId: string, keys: ReadonlyArray<number>, query: ReadonlyArray<number>, k: number, rank: RankOptions) =>
+    rows.scoredByKeys === undefined
+      ? Effect.map(rows.byKeys(settingsId, keys), (found) => rankRows(found, query, k, rank))
+      : Effect.map(rows.scoredByKeys(settingsId, keys, unitBytes(query)), (scored) => bestScored(scored, k, rank))
+
   /** The exact answer from the database, read in pages: every vector of the settings, or those of `keys`. */
   const scan = (settingsId: string, query: ReadonlyArray<number>, k: number, rank: RankOptions, keys?: ReadonlyArray<number>) =>
     Effect.gen(function*() {
       let best: ReadonlyArray<Hit> = []
       if (keys !== undefined) {
         for (let from = 0; from < keys.length; from += SCAN_PAGE) {
-          const page = yield* rows.byKeys(settingsId, keys.slice(from, from + SCAN_PAGE))
-          best = merge(best, rankRows(page, query, k, rank), k, rank.least)
+          best = merge(best, yield* rankKeys(settingsId, keys.slice(from, from + SCAN_PAGE), query, k, rank), k, rank.least)
         }
         return best
       }
@@ -76,7 +88,7 @@ export const makeVectorSearch = (options: { readonly exact: VectorIndex; readonl
       const allowed = rank.allowed
       const allowedKeys = allowed?.map((record) => record.key)
       if (allowedKeys !== undefined && allowedKeys.length <= EXACT_ALLOWED) {
-        return rankRows(yield* rows.byKeys(settingsId, allowedKeys), query, k, rank)
+        return yield* rankKeys(settingsId, allowedKeys, query, k, rank)
       }
       const target = new Float32Array(query.length)
       normalise(query, target, 0)
@@ -92,7 +104,7 @@ export const makeVectorSearch = (options: { readonly exact: VectorIndex; readonl
         const kept = only === undefined ? Array.from(keys) : Array.from(keys).filter((key) => only.has(key))
         const exhausted = keys.length < n || n >= entries
         if (kept.length >= want || exhausted) {
-          const hits = rankRows(yield* rows.byKeys(settingsId, kept.slice(0, want)), query, k, rank)
+          const hits = yield* rankKeys(settingsId, kept.slice(0, want), query, k, rank)
           // Too few: stale entries (deleted records) crowded the candidates, or the filter's records are not near.
           const possible = Math.min(k, only?.size ?? total)
           return hits.length >= possible ? hits : yield* scan(settingsId, query, k, rank, allowedKeys)

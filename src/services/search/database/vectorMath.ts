@@ -7,25 +7,58 @@ export interface VectorMatrix {
   readonly data: Float32Array
 }
 
-export const normalise = (vector: ReadonlyArray<number> | Float64Array, into: Float32Array, offset: number) => {
-  let sum = 0
-  for (let i = 0; i < vector.length; i++) sum += (vector[i] ?? 0) * (vector[i] ?? 0)
-  const scale = sum === 0 ? 0 : 1 / Math.sqrt(sum)
-  for (let i = 0; i < vector.length; i++) into[offset + i] = (vector[i] ?? 0) * scale
+/**
+ * The arithmetic of exact cosine, in one function that references nothing outside itself, so that the SQLite search
+ * worker runs this very code from its source (SqliteReader's `gloss_cosine`) and every path scores alike, to the bit.
+ */
+export const vectorKernels = () => {
+  const normalise = (vector: ReadonlyArray<number> | Float64Array, into: Float32Array, offset: number) => {
+    let sum = 0
+    for (let i = 0; i < vector.length; i++) sum += (vector[i] ?? 0) * (vector[i] ?? 0)
+    const scale = sum === 0 ? 0 : 1 / Math.sqrt(sum)
+    for (let i = 0; i < vector.length; i++) into[offset + i] = (vector[i] ?? 0) * scale
+  }
+
+  const dot = (data: Float32Array, offset: number, query: Float32Array, dimensions: number) => {
+    // Four accumulators let the CPU overlap the multiply-adds.
+    let a = 0, b = 0, c = 0, d = 0
+    let i = 0
+    for (; i + 3 < dimensions; i += 4) {
+      a += data[offset + i]! * query[i]!
+      b += data[offset + i + 1]! * query[i + 1]!
+      c += data[offset + i + 2]! * query[i + 2]!
+      d += data[offset + i + 3]! * query[i + 3]!
+    }
+    for (; i < dimensions; i++) a += data[offset + i]! * query[i]!
+    return a + b + c + d
+  }
+
+  /**
+   * The cosine of a stored vector (little-endian float64 bytes, see DbVector) with a unit query (float32 bytes):
+   * null when their dimensions differ. (Copied out of the bytes: a view may start at an unaligned offset.)
+   */
+  const storedCosine = (stored: Uint8Array, unit: Uint8Array): number | null => {
+    const dimensions = unit.byteLength / 4
+    if (stored.byteLength !== dimensions * 8) return null
+    const values = new Float64Array(new Uint8Array(stored).buffer)
+    const query = new Float32Array(new Uint8Array(unit).buffer)
+    const row = new Float32Array(dimensions)
+    normalise(values, row, 0)
+    return dot(row, 0, query, dimensions)
+  }
+
+  return { normalise, dot, storedCosine }
 }
 
-const dot = (data: Float32Array, offset: number, query: Float32Array, dimensions: number) => {
-  // Four accumulators let the CPU overlap the multiply-adds.
-  let a = 0, b = 0, c = 0, d = 0
-  let i = 0
-  for (; i + 3 < dimensions; i += 4) {
-    a += data[offset + i]! * query[i]!
-    b += data[offset + i + 1]! * query[i + 1]!
-    c += data[offset + i + 2]! * query[i + 2]!
-    d += data[offset + i + 3]! * query[i + 3]!
-  }
-  for (; i < dimensions; i++) a += data[offset + i]! * query[i]!
-  return a + b + c + d
+/** `normalise` writes the unit vector of `vector` at `offset` of `into` (a zero vector stays zero). */
+const { dot, normalise } = vectorKernels()
+export { normalise }
+
+/** The unit vector of `query`, as the bytes `storedCosine` (and SQL's `gloss_cosine`) take. */
+export const unitBytes = (query: ReadonlyArray<number>): Uint8Array => {
+  const unit = new Float32Array(query.length)
+  normalise(query, unit, 0)
+  return new Uint8Array(unit.buffer)
 }
 
 /**

@@ -17,6 +17,8 @@ const decodeStamps = Schema.decodeUnknown(Schema.Array(StampRow))
 const decodeValued = Schema.decodeUnknown(Schema.Array(Valued))
 const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
 const decodeIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String })))
+const Scored = Schema.Struct({ key: DbInt, id: Schema.String, score: Schema.NullOr(Schema.Number) })
+const decodeScored = Schema.decodeUnknown(Schema.Array(Scored))
 
 /** A stored vector with its record: `value` holds little-endian float64s (see DbVector). */
 export type VectorRow = typeof Valued.Type
@@ -27,7 +29,14 @@ export type Read = (statement: Statement.Statement<object>) => Effect.Effect<Rea
 /** The stored float64 bytes as numbers (copied: a Node Buffer may be an unaligned view into a shared pool). */
 export const float64sOf = (value: Uint8Array) => new Float64Array(new Uint8Array(value).buffer)
 
-export const vectorRows = (sql: SqlClient.SqlClient, read: Read) => {
+/** A stored vector's exact cosine with the query, computed where it is stored (null: other dimensions). */
+export type ScoredRow = typeof Scored.Type
+
+/**
+ * `scoresInSql`: `read` runs where SQL has `gloss_cosine` (SQLite's search worker, see SqliteReader), so rescoring
+ * can read scores instead of vectors (`scoredByKeys`).
+ */
+export const vectorRows = (sql: SqlClient.SqlClient, read: Read, options?: { readonly scoresInSql?: boolean }) => {
   const keyColumn = `r.${insertionOrder(sql)}`
   const key = sql.unsafe(keyColumn)
   // SQLite's planner, left alone, serves every read here from the settings' index on `vectors`, walking all vectors of
@@ -37,9 +46,9 @@ export const vectorRows = (sql: SqlClient.SqlClient, read: Read) => {
   // - CROSS JOIN fixes the join order, so that a lookup by key starts from the records: otherwise finding a hundred
   //   vectors walked them all, 27 ms at 30 000 vectors and 0.9 s at a million, for each search's rescoring.
   const recordsThenVectors = sql.unsafe(sql.onDialectOrElse({ pg: () => "join", orElse: () => "cross join" }))
-  const valuedByKeys = (settingsId: string, keys: ReadonlyArray<number>) =>
-    sql`select ${key} as key, r.id, v.value, v.updated_at as at from records r ${recordsThenVectors} vectors v
-        on v.record_id = r.id and v.vector_settings_id = ${settingsId} where ${sql.in(keyColumn, keys)}`
+  const ofKeys = (settingsId: string, keys: ReadonlyArray<number>) =>
+    sql`from records r ${recordsThenVectors} vectors v on v.record_id = r.id and v.vector_settings_id = ${settingsId}
+        where ${sql.in(keyColumn, keys)}`
   const inChunks = <A, E>(keys: ReadonlyArray<number>, run: (chunk: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<A>, E>) =>
     Effect.map(
       Effect.forEach(
@@ -94,7 +103,17 @@ export const vectorRows = (sql: SqlClient.SqlClient, read: Read) => {
 
     /** The vectors of these keys (those whose record and vector still exist). */
     byKeys: (settingsId: string, keys: ReadonlyArray<number>) =>
-      inChunks(keys, (chunk) => Effect.flatMap(read(valuedByKeys(settingsId, chunk)), decodeValued))
+      inChunks(keys, (chunk) => Effect.flatMap(read(sql`select ${key} as key, r.id, v.value, v.updated_at as at ${ofKeys(settingsId, chunk)}`), decodeValued)),
+
+    /** The scores of these keys' vectors against a unit query (`unitBytes`), where SQL computes them; else undefined. */
+    scoredByKeys: options?.scoresInSql === true
+      ? (settingsId: string, keys: ReadonlyArray<number>, unit: Uint8Array) =>
+        inChunks(keys, (chunk) =>
+          Effect.flatMap(
+            read(sql`select ${key} as key, r.id, gloss_cosine(v.value, ${unit}) as score ${ofKeys(settingsId, chunk)}`),
+            decodeScored
+          ))
+      : undefined
   } as const
 }
 
