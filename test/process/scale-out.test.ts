@@ -85,7 +85,7 @@ const eventually = async <A>(what: string, get: () => Promise<A>, ok: (a: A) => 
   for (;;) {
     const value = await get()
     if (ok(value)) return value
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value).slice(0, 2000)}`)
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; last: ${String(JSON.stringify(value)).slice(0, 2000)}`)
     await new Promise((r) => setTimeout(r, 250))
   }
 }
@@ -386,9 +386,9 @@ describe.each(SETUPS)("scale-out with kill -9: $name", (setup) => {
           query: { text: { q: "record" } }
         }))?.body.total as number | undefined
       const records = (await call(first(), OWNER_KEY, "GET", `/datasets/${dataset.id}/records?limit=1`))!.body.total
-      const agreed = await eventually("search to agree", searchTotal, (n) => n === records, 15_000).then(() => true, () => false)
-      if (!agreed) {
-        expect(setup.engine, "the built-in engine must agree without a reindex").toBeDefined()
+      const agreed = await eventually("search to agree", searchTotal, (n) => n === records, 15_000).then((): true => true, (error: Error) => error)
+      if (agreed !== true) {
+        expect(setup.engine, `the built-in engine must agree without a reindex (${records} records): ${agreed.message}`).toBeDefined()
         const reindex = await start(["search", "reindex", "--dataset", dataset.id], env, /./)
         await new Promise((resolve) => reindex.child.once("exit", resolve))
         console.log(`scale-out (${setup.name}): the index needed gloss search reindex after the crash`)

@@ -3,6 +3,7 @@
  * apart when statements overlap, turns a bad statement into a SqlError (never a hang), and sees every commit of the
  * writing connection.
  */
+import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -84,4 +85,30 @@ describe("SqliteReader", () => {
       expect(other).toEqual([{ score: null }])
       db.close()
     }))
+
+  // The server runs from its TypeScript sources under tsx (the process tests, `npm run dev`), where esbuild keeps
+  // function names by wrapping them in a helper of the module: the worker's copy of vectorMath must run there too.
+  it("defines gloss_cosine when the sources run under tsx", () => {
+    // Inside the project, so that the script resolves its packages from the project's node_modules.
+    const root = path.resolve(import.meta.dirname, "../..")
+    fs.mkdirSync(path.join(root, "node_modules/.cache"), { recursive: true })
+    const dir = fs.mkdtempSync(path.join(root, "node_modules/.cache/gloss-reader-tsx-"))
+    const { db, file } = databaseFile()
+    db.close()
+    const script = path.join(dir, "cosine.mts")
+    const reader = path.join(root, "src/services/search/database/SqliteReader.ts")
+    fs.writeFileSync(script, `
+      import { Effect } from "effect"
+      import { makeSqliteReader } from ${JSON.stringify(reader)}
+      const rows = await Effect.runPromise(Effect.scoped(Effect.flatMap(makeSqliteReader({ filename: ${JSON.stringify(file)} }),
+        (reader) => reader.all(["select gloss_cosine(?, ?) as score", [new Uint8Array(new Float64Array([3, 4]).buffer),
+          new Uint8Array(new Float32Array([0.6, 0.8]).buffer)]]))))
+      console.log(JSON.stringify(rows))`)
+    try {
+      const printed = execFileSync(path.join(root, "node_modules/.bin/tsx"), [script], { cwd: root, encoding: "utf8" })
+      expect(JSON.parse(printed)[0].score).toBeCloseTo(1, 6)
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  }, 30_000)
 })

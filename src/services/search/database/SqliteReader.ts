@@ -29,6 +29,9 @@ const Database = require(workerData.driver)
 const db = new Database(workerData.filename, { readonly: true, fileMustExist: true })
 db.pragma("mmap_size = " + workerData.mmapBytes)
 db.pragma("cache_size = -" + workerData.cacheKib)
+// Run from TypeScript by tsx, the injected source calls esbuild's \`__name\` helper (keepNames), which lives in the
+// module it came from: defined here, as the identity (this worker needs no function names).
+const __name = (target) => target
 const { storedCosine } = (${vectorKernels.toString()})()
 db.function("gloss_cosine", { deterministic: true }, (stored, unit) =>
   stored instanceof Uint8Array && unit instanceof Uint8Array ? storedCosine(stored, unit) : null)
