@@ -19,9 +19,9 @@
 import { Effect, Option } from "effect"
 import type { VectorSettingsId } from "../../../domain/Ids.js"
 import type { AnnIndex } from "./AnnIndex.js"
-import { normalise, topK, unitBytes } from "./vectorMath.js"
+import { normalise, storedCosine, topK, unitBytes } from "./vectorMath.js"
 import type { VectorIndex } from "./VectorIndex.js"
-import { float64sOf, type ScoredRow, type VectorRow, type VectorRows } from "./vectorRows.js"
+import type { VectorRow, VectorRows } from "./vectorRows.js"
 
 /** Allowed sets up to this size are ranked exactly from their vectors, without the index. */
 const EXACT_ALLOWED = 3_000
@@ -36,47 +36,41 @@ export interface RankOptions {
 
 type Hit = { readonly id: string; readonly score: number }
 
-/** The best `k` of `rows` by exact cosine with `query`, best first (worst first for `least`). */
-const rankRows = (rows: ReadonlyArray<VectorRow>, query: ReadonlyArray<number>, k: number, options: RankOptions) => {
-  const dimensions = query.length
-  const usable = rows.filter((row) => row.value.byteLength === dimensions * 8 && row.id !== options.exclude)
-  const data = new Float32Array(usable.length * dimensions)
-  usable.forEach((row, i) => normalise(float64sOf(row.value), data, i * dimensions))
-  return topK({ ids: usable.map((row) => row.id), dimensions, data }, query, k, { least: options.least })
-}
-
-/** The best `k` of rows scored where they are stored (`gloss_cosine`): the same scores `rankRows` computes. */
-const bestScored = (rows: ReadonlyArray<ScoredRow>, k: number, options: RankOptions): Array<Hit> =>
-  rows.flatMap(({ id, score }) => (score === null || id === options.exclude ? [] : [{ id, score }]))
-    .sort((x, y) => (options.least ? x.score - y.score : y.score - x.score))
-    .slice(0, k)
-
 /** Two ranked lists merged into the best `k`. */
 const merge = (a: ReadonlyArray<Hit>, b: ReadonlyArray<Hit>, k: number, least: boolean) =>
   [...a, ...b].sort((x, y) => (least ? x.score - y.score : y.score - x.score)).slice(0, k)
+
+/** Stored vectors scored here, by the code SQLite's worker runs in SQL (`gloss_cosine`): one scoring for both. */
+const scoredHere = (rows: ReadonlyArray<VectorRow>, unit: Uint8Array) =>
+  rows.map((row) => ({ id: row.id, score: storedCosine(row.value, unit) }))
+
+/** The best `k` of scored rows, without those of other dimensions (null) and the excluded record. */
+const bestScored = (rows: ReadonlyArray<{ readonly id: string; readonly score: number | null }>, k: number, options: RankOptions) =>
+  merge(rows.flatMap(({ id, score }) => (score === null || id === options.exclude ? [] : [{ id, score }])), [], k, options.least)
 
 export const makeVectorSearch = (options: { readonly exact: VectorIndex; readonly ann: AnnIndex; readonly rows: VectorRows }) => {
   const { ann, exact, rows } = options
 
   /** The best `k` of these keys' vectors: scored in SQL where it can (SQLite's worker), else read and scored here. */
-  const rankKeys = (settingsId: string, keys: ReadonlyArray<number>, query: ReadonlyArray<number>, k: number, rank: RankOptions) =>
-    rows.scoredByKeys === undefined
-      ? Effect.map(rows.byKeys(settingsId, keys), (found) => rankRows(found, query, k, rank))
-      : Effect.map(rows.scoredByKeys(settingsId, keys, unitBytes(query)), (scored) => bestScored(scored, k, rank))
+  const rankKeys = (settingsId: string, keys: ReadonlyArray<number>, unit: Uint8Array, k: number, rank: RankOptions) =>
+    Effect.map(
+      rows.scoredByKeys?.(settingsId, keys, unit) ?? Effect.map(rows.byKeys(settingsId, keys), (found) => scoredHere(found, unit)),
+      (scored) => bestScored(scored, k, rank)
+    )
 
   /** The exact answer from the database, read in pages: every vector of the settings, or those of `keys`. */
-  const scan = (settingsId: string, query: ReadonlyArray<number>, k: number, rank: RankOptions, keys?: ReadonlyArray<number>) =>
+  const scan = (settingsId: string, unit: Uint8Array, k: number, rank: RankOptions, keys?: ReadonlyArray<number>) =>
     Effect.gen(function*() {
       let best: ReadonlyArray<Hit> = []
       if (keys !== undefined) {
         for (let from = 0; from < keys.length; from += SCAN_PAGE) {
-          best = merge(best, yield* rankKeys(settingsId, keys.slice(from, from + SCAN_PAGE), query, k, rank), k, rank.least)
+          best = merge(best, yield* rankKeys(settingsId, keys.slice(from, from + SCAN_PAGE), unit, k, rank), k, rank.least)
         }
         return best
       }
       for (let after: string | undefined;;) {
         const page = yield* rows.page(settingsId, after, SCAN_PAGE)
-        best = merge(best, rankRows(page, query, k, rank), k, rank.least)
+        best = merge(best, bestScored(scoredHere(page, unit), k, rank), k, rank.least)
         if (page.length < SCAN_PAGE) return best
         after = page[page.length - 1]?.id
       }
@@ -87,8 +81,9 @@ export const makeVectorSearch = (options: { readonly exact: VectorIndex; readonl
     Effect.gen(function*() {
       const allowed = rank.allowed
       const allowedKeys = allowed?.map((record) => record.key)
+      const unit = unitBytes(query)
       if (allowedKeys !== undefined && allowedKeys.length <= EXACT_ALLOWED) {
-        return yield* rankKeys(settingsId, allowedKeys, query, k, rank)
+        return yield* rankKeys(settingsId, allowedKeys, unit, k, rank)
       }
       const target = new Float32Array(query.length)
       normalise(query, target, 0)
@@ -99,15 +94,15 @@ export const makeVectorSearch = (options: { readonly exact: VectorIndex; readonl
       let n = only === undefined ? want : Math.ceil((want * total * 2) / Math.max(1, only.size))
       for (;;) {
         const found = yield* ann.candidates(settingsId, query.length, count, target, n)
-        if (Option.isNone(found)) return yield* scan(settingsId, query, k, rank, allowedKeys)
+        if (Option.isNone(found)) return yield* scan(settingsId, unit, k, rank, allowedKeys)
         const { entries, keys } = found.value
         const kept = only === undefined ? Array.from(keys) : Array.from(keys).filter((key) => only.has(key))
         const exhausted = keys.length < n || n >= entries
         if (kept.length >= want || exhausted) {
-          const hits = yield* rankKeys(settingsId, kept.slice(0, want), query, k, rank)
+          const hits = yield* rankKeys(settingsId, kept.slice(0, want), unit, k, rank)
           // Too few: stale entries (deleted records) crowded the candidates, or the filter's records are not near.
           const possible = Math.min(k, only?.size ?? total)
-          return hits.length >= possible ? hits : yield* scan(settingsId, query, k, rank, allowedKeys)
+          return hits.length >= possible ? hits : yield* scan(settingsId, unit, k, rank, allowedKeys)
         }
         n = Math.min(n * 2, entries)
       }

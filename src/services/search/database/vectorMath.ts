@@ -50,9 +50,12 @@ export const vectorKernels = () => {
   return { normalise, dot, storedCosine }
 }
 
-/** `normalise` writes the unit vector of `vector` at `offset` of `into` (a zero vector stays zero). */
-const { dot, normalise } = vectorKernels()
-export { normalise }
+/**
+ * `normalise` writes the unit vector of `vector` at `offset` of `into` (a zero vector stays zero); `storedCosine`
+ * scores a stored vector against a unit query (`unitBytes`).
+ */
+const { dot, normalise, storedCosine } = vectorKernels()
+export { normalise, storedCosine }
 
 /** The unit vector of `query`, as the bytes `storedCosine` (and SQL's `gloss_cosine`) take. */
 export const unitBytes = (query: ReadonlyArray<number>): Uint8Array => {
