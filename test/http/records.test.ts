@@ -1,6 +1,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { RecordsBulk } from "../../src/domain/Record.js"
+import { SearchRecordsResult } from "../../src/domain/Search.js"
 import type { Dataset } from "../../src/domain/Dataset.js"
 import { dialects } from "../support/databases.js"
 import { datasetPath, draftDataset, send } from "../support/datasets.js"
@@ -68,6 +69,47 @@ for (const dialect of dialects) {
           expect(upserted.status).toBe(200)
           expect(upserted.body).toStrictEqual(canonical(upserted.body))
           expect(body(upserted).updated_item_ids).toHaveLength(1)
+        }))
+
+      it.effect("search answers are serialised exactly as the SearchRecordsResult schema encodes them", () =>
+        Effect.gen(function*() {
+          const { dataset, labelId } = yield* richDataset()
+          const me = yield* (yield* ownerClient).me.me()
+          const canonical = (answer: unknown) =>
+            Schema.encodeSync(SearchRecordsResult)(Schema.decodeUnknownSync(SearchRecordsResult)(answer))
+          yield* bulk(dataset, "POST", [
+            {
+              external_id: "s1",
+              fields: { text: "Acme hires 👍🏽 \"quoted\"", chat: [{ role: "user", content: "hi" }] },
+              metadata: { source: "web", n: 3 },
+              responses: [{ user_id: me.id, status: "submitted", values: { label: { value: "yes" } } }],
+              suggestions: [{ question_id: labelId, value: "no", score: 0.7, agent: "model-v1", type: "model" }],
+              vectors: { emb: [0.1, 0.2, 0.3] }
+            },
+            { external_id: "s2", fields: { text: "Acme fires" }, metadata: null, vectors: { emb: [0.3, 0.2, 0.1] } },
+            { fields: { text: "Plain" } }
+          ])
+          const searches = [
+            ["/records/search?include=responses,suggestions,vectors", { query: { text: { q: "acme" } } }],
+            ["/records/search?include=vectors:emb", { query: { vector: { name: "emb", value: [0.1, 0.2, 0.25] } } }],
+            ["/records/search", { filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "source" }, values: ["web"] }] } }],
+            ["/records/search", { query: { text: { q: "nothing-matches" } } }]
+          ] as const
+          for (const [path, query] of searches) {
+            for (const url of [datasetPath(dataset, path), `/api/v1/me${datasetPath(dataset, path).slice("/api/v1".length)}`]) {
+              const answer = yield* send("POST", url, query)
+              expect(answer.status).toBe(200)
+              expect(answer.body).toStrictEqual(canonical(answer.body))
+            }
+          }
+          const scored = yield* send("POST", datasetPath(dataset, searches[0][0]), searches[0][1])
+          expect(items(scored).map((item) => (item.record as Json).external_id).sort()).toEqual(["s1", "s2"])
+          expect(items(scored).every((item) => typeof item.query_score === "number")).toBe(true)
+          const full = items(scored).find((item) => (item.record as Json).external_id === "s1")?.record as Json
+          expect(Object.keys(full).sort()).toEqual(
+            ["dataset_id", "external_id", "fields", "id", "inserted_at", "metadata", "responses", "status", "suggestions", "updated_at", "vectors"]
+          )
+          expect(full.inserted_at as string).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}$/)
         }))
 
       it.effect("bulk create (201) stores fields, metadata, responses, suggestions and vectors, and returns them", () =>

@@ -5,6 +5,13 @@
  */
 import { Either, ParseResult, Schema } from "effect"
 
+/** A timestamp as either database returns it (a Date, or text with or without a zone: UTC); undefined if none. */
+export const timestampOf = (value: Date | string): Date | undefined => {
+  if (value instanceof Date) return value
+  const date = new Date(/(?:Z|[+-]\d\d(?::?\d\d)?)$/.test(value) ? value : `${value.replace(" ", "T")}Z`)
+  return Number.isNaN(date.getTime()) ? undefined : date
+}
+
 /** Stored as ISO-8601 text with `Z` (sorts chronologically on SQLite); PostgreSQL parses it into timestamptz. */
 export const DbTimestamp = Schema.transformOrFail(
   Schema.Union(Schema.DateFromSelf, Schema.String),
@@ -12,9 +19,8 @@ export const DbTimestamp = Schema.transformOrFail(
   {
     strict: true,
     decode: (value, _, ast) => {
-      if (value instanceof Date) return ParseResult.succeed(value)
-      const date = new Date(/(?:Z|[+-]\d\d(?::?\d\d)?)$/.test(value) ? value : `${value.replace(" ", "T")}Z`)
-      return Number.isNaN(date.getTime())
+      const date = timestampOf(value)
+      return date === undefined
         ? ParseResult.fail(new ParseResult.Type(ast, value, "Expected a timestamp"))
         : ParseResult.succeed(date)
     },

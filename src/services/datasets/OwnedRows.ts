@@ -8,6 +8,7 @@ import { Effect, Schema } from "effect"
 import { DatasetId } from "../../domain/Ids.js"
 import { Database } from "../database/Database.js"
 import { insertionOrder } from "../database/ddl.js"
+import { rememberedRows } from "../database/plainRows.js"
 
 interface OwnedRow {
   readonly id: string
@@ -29,11 +30,13 @@ export const ownedRows = <A extends OwnedRow, I extends Record<string, unknown> 
       Result: Row,
       execute: (id) => sql`select * from ${name} where id = ${id}`
     })
-    const listByDataset = SqlSchema.findAll({
-      Request: DatasetId,
-      Result: Row,
-      execute: (datasetId) => sql`select * from ${name} where dataset_id = ${datasetId} order by ${order}`
-    })
+    // Every search and write reads its dataset's settings: rows read again unchanged are not decoded again.
+    const decodeOfDataset = rememberedRows(Row)
+    const listByDataset = (datasetId: DatasetId) =>
+      Effect.flatMap(
+        sql`select * from ${name} where dataset_id = ${datasetId} order by ${order}`,
+        (rows) => decodeOfDataset(datasetId, rows)
+      )
     /** `None` when the dataset already has one with that name (or the id is taken). */
     const insert = SqlSchema.findOne({
       Request: Row,

@@ -19,15 +19,13 @@ import { sqliteTextIndex } from "./sqliteFts.js"
 import { makeAnnIndex } from "./AnnIndex.js"
 import { annFiles } from "./annFiles.js"
 import { makeAnnWorker } from "./annWorker.js"
-import { page, rankedPage } from "./pages.js"
+import { decodeHits, page, rankedPage } from "./pages.js"
 import { vectorIndex } from "./VectorIndex.js"
 import { vectorRows } from "./vectorRows.js"
 import { makeVectorSearch } from "./VectorSearch.js"
 import { RecordId } from "../../../domain/Ids.js"
 import type { MetadataSettings } from "../../../domain/MetadataProperty.js"
 
-const Hit = Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number) })
-const decodeHits = Schema.decodeUnknown(Schema.Array(Hit))
 const decodeAllowed = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String, key: DbInt })))
 const decodeRecordIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: RecordId })))
 const decodeIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String })))

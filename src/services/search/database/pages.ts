@@ -10,9 +10,14 @@ import type { SqlClient, SqlError, Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { DbInt } from "../../database/columns.js"
 import { RecordId } from "../../../domain/Ids.js"
+import { intOf, isNumberOrNull, isUuid, plainRows } from "../../database/plainRows.js"
 import type { SearchHits } from "../Query.js"
 
-const decodeHits = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number) })))
+/** A page of hits, decoded with a fast path (see plainRows): every search reads one. */
+export const decodeHits = plainRows(
+  Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number) }),
+  ({ id, score }) => isUuid(id) && isNumberOrNull(score) ? { id: id as RecordId, score } : undefined
+)
 const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
 
 export type Read = (statement: Statement.Statement<object>) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
@@ -82,8 +87,12 @@ export interface RankedQuery extends PageQuery {
   readonly window: number
 }
 
-const decodeRanked = Schema.decodeUnknown(
-  Schema.Array(Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number), n: DbInt }))
+const decodeRanked = plainRows(
+  Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number), n: DbInt }),
+  ({ id, score, n }) => {
+    const count = intOf(n)
+    return isUuid(id) && isNumberOrNull(score) && count !== undefined ? { id: id as RecordId, score, n: count } : undefined
+  }
 )
 
 /**

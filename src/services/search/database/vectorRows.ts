@@ -7,6 +7,7 @@ import type { SqlClient, SqlError, Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { DbInt, DbTimestamp } from "../../database/columns.js"
 import { insertionOrder } from "../../database/ddl.js"
+import { intOf, isNumberOrNull, plainRows } from "../../database/plainRows.js"
 
 /** Keys per `in (…)` list: well under SQLite's 32 766 parameters, and a short statement for PostgreSQL to plan. */
 const KEYS_PER_QUERY = 500
@@ -18,7 +19,11 @@ const decodeValued = Schema.decodeUnknown(Schema.Array(Valued))
 const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
 const decodeIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String })))
 const Scored = Schema.Struct({ key: DbInt, id: Schema.String, score: Schema.NullOr(Schema.Number) })
-const decodeScored = Schema.decodeUnknown(Schema.Array(Scored))
+// Every vector search on SQLite reads a hundred of these: decoded with a fast path (see plainRows).
+const decodeScored = plainRows(Scored, (row) => {
+  const key = intOf(row.key)
+  return key !== undefined && typeof row.id === "string" && isNumberOrNull(row.score) ? { key, id: row.id, score: row.score } : undefined
+})
 
 /** A stored vector with its record: `value` holds little-endian float64s (see DbVector). */
 export type VectorRow = typeof Valued.Type
