@@ -14,6 +14,13 @@ export const MAX_JSON_DEPTH = 32
 const isContainer = (value: unknown): value is object => typeof value === "object" && value !== null
 
 /**
+ * A JSON object whose keys are all data, as a `JsonObject` schema gives it back: the schema copies the keys into a
+ * new object, where a `__proto__` key would set the prototype instead (and so be dropped).
+ */
+export const isPlainObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  isContainer(value) && !Array.isArray(value) && !Object.hasOwn(value, "__proto__")
+
+/**
  * The key (or index) of the first child of `container` that is an object or array nesting more than `levels`
  * levels, counting the child's own; the recursion stops at the limit, so it never goes deeper than `levels`.
  */

@@ -35,16 +35,13 @@ import {
   RecordsBulkUpsert,
   type RecordUpsert
 } from "../domain/Record.js"
-import { keyNestedTooDeep } from "../domain/Json.js"
+import { isPlainObject, keyNestedTooDeep } from "../domain/Json.js"
 import type { SearchRecordsResult } from "../domain/Search.js"
 import { isoString } from "../domain/Timestamp.js"
 import { laxPayload } from "./LaxPayload.js"
 
 type Mode = "create" | "upsert"
 
-/** A JSON object whose keys are all data (the schema would drop a `__proto__` key on its way through). */
-const isPlainObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) && !Object.hasOwn(value, "__proto__")
 
 /** A plain object the schema would store as it is: nested no deeper than `JsonObjectInput` allows. */
 const isStorableObject = (value: unknown): value is Readonly<Record<string, unknown>> =>

@@ -2,6 +2,7 @@
 import { Schema } from "effect"
 import { JsonObject } from "../../domain/Common.js"
 import { DatasetId, QuestionId, RecordId, ResponseId, SuggestionId, UserId, VectorSettingsId } from "../../domain/Ids.js"
+import { isPlainObject } from "../../domain/Json.js"
 import { RecordStatus } from "../../domain/Record.js"
 import { isoString } from "../../domain/Timestamp.js"
 import { ResponseStatus, ResponseValues } from "../../domain/Response.js"
@@ -41,7 +42,7 @@ export const encodeRecordRow = (row: RecordRow): typeof RecordRow.Encoded => ({
 const isTimestamp = (value: unknown): value is Date | string => value instanceof Date || typeof value === "string"
 
 /** A JSON column holding an object, parsed; undefined for anything `DbJson(JsonObject)` would not give back as is. */
-const jsonObjectOf = (text: unknown): Record<string, unknown> | undefined => {
+const jsonObjectOf = (text: unknown): Readonly<Record<string, unknown>> | undefined => {
   if (typeof text !== "string") return undefined
   let value: unknown
   try {
@@ -49,10 +50,7 @@ const jsonObjectOf = (text: unknown): Record<string, unknown> | undefined => {
   } catch {
     return undefined
   }
-  // The schema copies the keys into a new object, where a `__proto__` key would set the prototype instead.
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !Object.hasOwn(value, "__proto__")
-    ? value as Record<string, unknown>
-    : undefined
+  return isPlainObject(value) ? value : undefined
 }
 
 /**
