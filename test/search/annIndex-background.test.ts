@@ -7,21 +7,12 @@
  */
 import { SqlClient, type Statement } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
-import { Context, Deferred, Effect, Layer, Option, TestClock } from "effect"
-import { GlossConfig } from "../../src/Config.js"
-import { SqlLive } from "../../src/services/database/Database.js"
-import { runMigrations } from "../../src/services/database/migrations.js"
+import { Context, Deferred, Effect, Option, TestClock } from "effect"
 import { makeAnnIndex } from "../../src/services/search/database/AnnIndex.js"
 import { makeAnnWorker } from "../../src/services/search/database/annWorker.js"
-import { freshDatabase } from "../support/databases.js"
+import { MigratedSqlite, stampedVectors } from "../support/annRows.js"
 
 class Request extends Context.Tag("test/Request")<Request, { readonly body: string }>() {}
-
-const SqliteTest = Layer.unwrapScoped(Effect.map(freshDatabase("sqlite"), ({ env }) =>
-  Layer.effectDiscard(runMigrations).pipe(
-    Layer.provideMerge(SqlLive),
-    Layer.provide(GlossConfig.fromRecord({ ...env, HF_HUB_DISABLE_TELEMETRY: "1" }))
-  )))
 
 /** A `read` that records each statement, and whether it ran with the marker (in a request) or without. */
 const recording = () => {
@@ -50,7 +41,7 @@ const holding = (text: string) =>
   })
 
 describe("ANN index background work", () => {
-  layer(SqliteTest)((it) => {
+  layer(MigratedSqlite)((it) => {
     it.scoped("runs without the context of the request that wrote", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
@@ -93,6 +84,36 @@ describe("ANN index background work", () => {
         expect(reads.slice(before).filter((r) => r.inRequest && r.text.includes("count(*)")).map((r) => r.text)).toEqual([])
       }), { timeout: 20_000 })
 
+    it.scoped("a search leaves the look for other processes' writes to the maintenance loop, unless the loop is late", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        // The count waits for `release` once held: the maintenance loop stuck after its catch-up, in its recount.
+        const { reads, read, hold, release } = yield* holding("count(*)")
+        const ann = yield* makeAnnIndex({ sql, read, worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
+        const settings = { id: "01a2102b-399d-732e-875e-093c23e2421a", dimensions: 4 }
+        const search = Effect.provideService(
+          ann.candidates(settings.id, settings.dimensions, 0, Float32Array.of(1, 0, 0, 0), 10),
+          Request,
+          { body: "a search" }
+        )
+        const catchUpsInRequests = () => reads.filter((r) => r.inRequest && r.text.includes("updated_at >=")).length
+        yield* ann.written([settings])
+        yield* Effect.promise(() => waitUntil(() => reads.some((r) => r.text.includes("updated_at >="))))
+        hold()
+        yield* TestClock.adjust("31 seconds")
+        yield* Effect.promise(() => waitUntil(() => reads.filter((r) => r.text.includes("updated_at >=")).length >= 2))
+        // 6 s after the loop's last look: due for the next one. Searches used to come due first (the loop sleeps
+        // after its own) and one every 5 s carried a full catch-up: 5–12 ms, the tail of vector search on PostgreSQL.
+        yield* TestClock.adjust("6 seconds")
+        yield* search
+        expect(catchUpsInRequests()).toBe(0)
+        // 16 s: the loop is stuck (its recount is held), so a search looks itself.
+        yield* TestClock.adjust("10 seconds")
+        yield* search
+        expect(catchUpsInRequests()).toBe(1)
+        yield* Deferred.succeed(release, undefined)
+      }), { timeout: 20_000 })
+
     it.scoped("a vector stamped before the watermark but committed after a long catch-up read it is still added", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
@@ -102,18 +123,7 @@ describe("ANN index background work", () => {
         const ann = yield* makeAnnIndex({ sql, read, worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
         const settings = { id: "01a2102b-399d-732e-875e-093c23e24219", dimensions: 4 }
         // Rows as another write's transaction commits them, stamped when it began (on the test clock, in ms).
-        yield* sql`PRAGMA foreign_keys = OFF`
-        let n = 0
-        const commit = (stampedAt: number) =>
-          Effect.gen(function*() {
-            const at = new Date(stampedAt).toISOString()
-            const record = `01a2102b-399d-732e-875e-${(++n).toString().padStart(12, "0")}`
-            yield* sql`insert into records (id, dataset_id, external_id, fields, metadata, status, inserted_at, updated_at)
-              values (${record}, ${"01a2102b-399d-732e-875e-093c23e24200"}, ${`r${n}`}, '{}', '{}', 'pending', ${at}, ${at})`
-            yield* sql`insert into vectors (id, record_id, vector_settings_id, value, inserted_at, updated_at)
-              values (${`01a2102b-399d-732e-875e-1${n.toString().padStart(11, "0")}`}, ${record}, ${settings.id},
-                ${new Uint8Array(Float64Array.of(1, n, 0, 0).buffer)}, ${at}, ${at})`
-          })
+        const commit = stampedVectors(sql, settings.id)
         yield* ann.written([settings])
         yield* Effect.promise(() => waitUntil(() => reads.some((r) => r.text.includes("updated_at >="))))
         // t = 100 s: a write stamped at 100 s commits; this process's catch-up reads its stamp (the watermark moves

@@ -11,7 +11,11 @@ export class DatasetSchemas extends Effect.Service<DatasetSchemas>()("Gloss/Data
     const settings = yield* SettingsRepo
     const { limits } = yield* GlossConfig
 
-    /** The settings as a search engine needs them, to index and search the dataset. */
+    /**
+     * The settings as a search engine needs them, to index and search the dataset. The four reads go together: on
+     * PostgreSQL each is a round trip to another process, and every search and write makes them (one after another
+     * they were four of a vector search's seven round trips); SQLite's one connection takes them in turn either way.
+     */
     const indexSchema = (datasetId: DatasetId) =>
       Effect.map(
         Effect.all([
@@ -19,7 +23,7 @@ export class DatasetSchemas extends Effect.Service<DatasetSchemas>()("Gloss/Data
           settings.questions.listByDataset(datasetId),
           settings.metadataProperties.listByDataset(datasetId),
           settings.vectorSettings.listByDataset(datasetId)
-        ]),
+        ], { concurrency: "unbounded" }),
         ([fields, questions, metadataProperties, vectorSettings]) =>
           ({ datasetId, fields, questions, metadataProperties, vectorSettings }) satisfies IndexSchema
       )

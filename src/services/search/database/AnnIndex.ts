@@ -8,8 +8,8 @@
  *   added in a worker thread (annWorker) so the event loop never waits for the graph;
  * - kept up to date by a catch-up that reads the vectors written since its watermark. In-process writes mark the
  *   index dirty and schedule a catch-up at once (debounced); a search first waits for the catch-up of what was
- *   committed before it. Other processes' writes are found by a catch-up at most every few seconds, by a search or
- *   by each index's maintenance loop, which alone also recounts and saves. The catch-up
+ *   committed before it. Other processes' writes are found by each index's maintenance loop every few seconds
+ *   (by a search only when the loop is late), which alone also recounts and saves. The catch-up
  *   looks back a window before its watermark, because another process can commit a vector stamped slightly earlier
  *   than one already seen; vectors already applied (same key, same time) are skipped, so looking back costs a
  *   read of keys, not a re-add;
@@ -29,8 +29,14 @@ import { type Entry, type Failure, type IndexSet, LOOKBACK_MILLIS, makeAnnSets, 
 import type { AnnWorker } from "./annWorker.js"
 import { type Read, vectorRows } from "./vectorRows.js"
 
-/** Other processes' writes are looked for at most this often (as VectorIndex does). */
+/** Other processes' writes are looked for this often, by each index's maintenance loop (as VectorIndex does). */
 const RECHECK_MILLIS = 5_000
+/**
+ * A search looks for them itself only when the maintenance loop is this late. When searches did it at every recheck
+ * (they came due before the loop, which sleeps after its own), one search in each 5 s carried a full catch-up, 5–12 ms
+ * of the event loop with nothing to catch up: the tail of vector search on PostgreSQL.
+ */
+const OVERDUE_MILLIS = 3 * RECHECK_MILLIS
 /** How often the count of vectors is compared with the index (a count over a million rows is not free). */
 const COUNT_EVERY_MILLIS = 30_000
 const SAVE_EVERY_MILLIS = 30_000
@@ -105,19 +111,21 @@ export const makeAnnIndex = (options: {
      * Catches the index up (when written to, or when the recheck is due: other processes' writes and late commits,
      * 30 s back). `upkeep` also recounts and saves now and then; searches leave that to the maintenance loop, since a
      * search that came due for it waited for a count of a million vectors (55 ms), the p99 of a vector search at a
-     * million records. A search with nothing to catch up does not take the lock at all, and the count runs outside
-     * it: a search never waits behind the maintenance loop's count.
+     * million records. They leave it the recheck too, unless it is overdue: a search catches up itself only with
+     * this process's writes (`dirty`, read-your-writes). A search with nothing to catch up does not take the lock at
+     * all, and the count runs outside it: a search never waits behind the maintenance loop's count.
      */
     const sync = (entry: Entry, options: { readonly force: boolean; readonly upkeep: boolean }): Effect.Effect<void, Failure> =>
       Effect.gen(function*() {
+        const recheckAfter = options.upkeep ? RECHECK_MILLIS : OVERDUE_MILLIS
         // Checked before the lock (a search with nothing to do never waits) and again under it (it may be done now).
-        const due = (now: number) => options.force || entry.dirty || now - entry.checkedAt >= RECHECK_MILLIS
+        const due = (now: number) => options.force || entry.dirty || now - entry.checkedAt >= recheckAfter
         if (!due(yield* Clock.currentTimeMillis)) return
         const now = yield* entry.lock.withPermits(1)(Effect.gen(function*() {
           const set = entry.current
           const now = yield* Clock.currentTimeMillis
           if (set === undefined || !due(now)) return undefined
-          const full = now - entry.checkedAt >= RECHECK_MILLIS
+          const full = now - entry.checkedAt >= recheckAfter
           entry.dirty = false
           if (full) entry.checkedAt = now
           yield* catchUp(entry, set, full ? LOOKBACK_MILLIS : QUICK_LOOKBACK_MILLIS)
