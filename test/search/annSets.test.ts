@@ -5,8 +5,8 @@
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
-import { Deferred, Effect, TestClock } from "effect"
-import { type Entry, makeAnnSets } from "../../src/services/search/database/annSets.js"
+import { Effect, TestClock } from "effect"
+import { makeAnnSets, makeEntry } from "../../src/services/search/database/annSets.js"
 import { makeAnnWorker } from "../../src/services/search/database/annWorker.js"
 import { vectorRows } from "../../src/services/search/database/vectorRows.js"
 import { MigratedSqlite, stampedVectors } from "../support/annRows.js"
@@ -20,20 +20,7 @@ describe("ANN index sets", () => {
         const sql = yield* SqlClient.SqlClient
         const write = stampedVectors(sql, SETTINGS)
         const { catchUp, fill } = makeAnnSets({ worker: yield* makeAnnWorker, files: undefined, rows: vectorRows(sql, (s) => s) })
-        const entry: Entry = {
-          settingsId: SETTINGS,
-          dimensions: 4,
-          current: undefined,
-          ready: yield* Deferred.make<boolean>(),
-          initialCount: 0,
-          rebuilding: false,
-          dirty: false,
-          scheduled: false,
-          checkedAt: 0,
-          countedAt: 0,
-          missingAt: undefined,
-          lock: yield* Effect.makeSemaphore(1)
-        }
+        const entry = yield* makeEntry(SETTINGS, 4, 0)
 
         // Three vectors at 1 s, added by a catch-up at 2 s: remembered (the look-back is 30 s).
         yield* TestClock.setTime(1_000)

@@ -25,7 +25,7 @@
 import type { SqlClient } from "@effect/sql"
 import { Clock, Deferred, Effect, FiberSet, Option, type Scope } from "effect"
 import type { AnnFiles } from "./annFiles.js"
-import { type Entry, type Failure, type IndexSet, LOOKBACK_MILLIS, makeAnnSets, QUICK_LOOKBACK_MILLIS } from "./annSets.js"
+import { type Entry, type Failure, type IndexSet, LOOKBACK_MILLIS, makeAnnSets, makeEntry, QUICK_LOOKBACK_MILLIS } from "./annSets.js"
 import type { AnnWorker } from "./annWorker.js"
 import { type Read, vectorRows } from "./vectorRows.js"
 
@@ -180,20 +180,7 @@ export const makeAnnIndex = (options: {
       Effect.gen(function*() {
         const known = entries.get(settingsId)
         if (known !== undefined) return known
-        const entry: Entry = {
-          settingsId,
-          dimensions,
-          current: undefined,
-          ready: yield* Deferred.make<boolean>(),
-          initialCount: count,
-          rebuilding: false,
-          dirty: false,
-          scheduled: false,
-          checkedAt: 0,
-          countedAt: yield* Clock.currentTimeMillis,
-          missingAt: undefined,
-          lock: yield* Effect.makeSemaphore(1)
-        }
+        const entry = yield* makeEntry(settingsId, dimensions, count)
         entries.set(settingsId, entry)
         const start = Effect.gen(function*() {
           const loaded = yield* opened(entry)

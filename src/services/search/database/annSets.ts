@@ -4,7 +4,7 @@
  * one from its files. AnnIndex decides when each of these runs (and under which lock); nothing here schedules.
  */
 import type { SqlError } from "@effect/sql"
-import { Clock, type Deferred, Effect, Option, type ParseResult } from "effect"
+import { Clock, Deferred, Effect, Option, type ParseResult } from "effect"
 import type { AnnFiles } from "./annFiles.js"
 import type { AnnWorker, SegmentFile } from "./annWorker.js"
 import { normalise } from "./vectorMath.js"
@@ -67,6 +67,25 @@ export interface Entry {
   missingAt: number | undefined
   readonly lock: Effect.Semaphore
 }
+
+/** A new entry for these settings, with no set yet; `initialCount` vectors when it was made. */
+export const makeEntry = (settingsId: string, dimensions: number, initialCount: number): Effect.Effect<Entry> =>
+  Effect.gen(function*() {
+    return {
+      settingsId,
+      dimensions,
+      current: undefined,
+      ready: yield* Deferred.make<boolean>(),
+      initialCount,
+      rebuilding: false,
+      dirty: false,
+      scheduled: false,
+      checkedAt: 0,
+      countedAt: yield* Clock.currentTimeMillis,
+      missingAt: undefined,
+      lock: yield* Effect.makeSemaphore(1)
+    }
+  })
 
 /** What the index's work can fail with: a read of the database, or the worker. */
 export type Failure = SqlError.SqlError | ParseResult.ParseError | WorkerCallError
