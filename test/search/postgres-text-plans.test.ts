@@ -41,6 +41,29 @@ describe.skipIf(!dialects.includes("postgres"))("PostgreSQL text matches", () =>
         }
       }))
 
+    it.effect("each search reads its own partial index, in a generic plan too", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const text = postgresTextIndex(sql)
+        // A prepared statement planned once for any parameters: what a pooled connection runs after five calls.
+        const planOf = (field: string | undefined) =>
+          sql.withTransaction(Effect.gen(function*() {
+            yield* sql`set local plan_cache_mode = force_generic_plan`
+            yield* sql`set local enable_seqscan = off`
+            const [statement, params] = sql`select m.record_id from ${text.matches(schema, "word", field, { scored: false })!}
+              where r.dataset_id = ${schema.datasetId}`.compile()
+            yield* sql.unsafe(`prepare matches as ${statement}`)
+            const literals = params.map((param) => `'${String(param).replaceAll("'", "''")}'`).join(", ")
+            const rows = yield* sql.unsafe<{ "QUERY PLAN": string }>(`explain (costs off) execute matches(${literals})`)
+            yield* sql.unsafe(`deallocate matches`)
+            return rows.map((row) => row["QUERY PLAN"]).join("\n")
+          }))
+        expect(yield* planOf(undefined)).toMatch(/record_texts_whole/)
+        const inField = yield* planOf("title")
+        expect(inField).toMatch(/record_texts_fields/)
+        expect(inField).toMatch(/\$3/) // generic: the field is a parameter, not a value the planner saw
+      }))
+
     it.effect("a ranked page scores the matches that pass the filters, as they stream out of the join", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient

@@ -13,6 +13,7 @@ import m0007 from "./migrations/0007_webhooks.js"
 import m0008 from "./migrations/0008_vector_index.js"
 import m0009 from "./migrations/0009_record_texts_whole.js"
 import m0010 from "./migrations/0010_job_progress.js"
+import m0011 from "./migrations/0011_record_texts_fields_index.js"
 
 const migrations = {
   "0001_users_and_workspaces": m0001,
@@ -23,7 +24,8 @@ const migrations = {
   "0007_webhooks": m0007,
   "0008_vector_index": m0008,
   "0009_record_texts_whole": m0009,
-  "0010_job_progress": m0010
+  "0010_job_progress": m0010,
+  "0011_record_texts_fields_index": m0011
 }
 const LATEST = Math.max(...Object.keys(migrations).map((name) => Number.parseInt(name, 10)))
 

@@ -1,8 +1,8 @@
 /**
- * PostgreSQL: `record_texts` holds one `tsvector` per record field (GIN-indexed), built with the language-neutral
- * `simple` configuration, as Elasticsearch's standard analyzer does not stem either; and one for the whole record,
- * under the field name `''` (its own partial GIN index), which a search over every field reads: one row per record,
- * so no `distinct` has to read every match before the first comes out (migration 0009).
+ * PostgreSQL: `record_texts` holds one `tsvector` per record field, built with the language-neutral `simple`
+ * configuration, as Elasticsearch's standard analyzer does not stem either; and one for the whole record, under the
+ * field name `''`, which a search over every field reads: one row per record, so no `distinct` has to read every
+ * match before the first comes out (migration 0009). The two kinds of row have a partial GIN index each (0011).
  */
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
@@ -45,9 +45,10 @@ export const postgresTextIndex = (sql: SqlClient.SqlClient): TextIndex => {
     remove: (_, ids) => remove(ids),
     matches: (schema, q, field, options) => {
       if (q.trim() === "") return undefined
-      // One row per record either way: the field's, or the whole record's (`''`, written as a literal so that the
-      // planner can use its partial index).
-      const ofField = field === undefined ? sql`t.field = ''` : sql`t.field = ${field}`
+      // One row per record either way: the field's, or the whole record's (`''`). Each has its own partial index
+      // (migrations 0009 and 0011), so each condition names its index's predicate as a literal: a generic plan of
+      // `t.field = $1` alone could not prove `field <> ''`, and would read every row of the dataset.
+      const ofField = field === undefined ? sql`t.field = ''` : sql`t.field = ${field} and t.field <> ''`
       if (options?.scored === false) {
         return sql`(select t.record_id, null::real as score from record_texts t
                    where t.dataset_id = ${schema.datasetId} and ${ofField} and t.tsv @@ plainto_tsquery('simple', ${q})) m
