@@ -16,18 +16,12 @@ import pg from "pg"
 import { dialects, freshDatabase } from "../support/databases.js"
 import { datasetPath, publishedDataset, send } from "../support/datasets.js"
 import { TestServer, TestServerOn, testServerEnv } from "../support/server.js"
+import { cosine, seededRandom } from "../support/vectors.js"
 
 const DIMENSIONS = 16
 const COUNT = 2_000
 
-/** A seeded generator (mulberry32), so that failures reproduce. */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
-const next = random(7)
+const next = seededRandom(7)
 const centers = Array.from({ length: 20 }, () => Array.from({ length: DIMENSIONS }, () => next() * 2 - 1))
 const near = (center: ReadonlyArray<number>) => center.map((x) => x + (next() - 0.5) * 0.6)
 const corpus = Array.from({ length: COUNT }, (_, i) => ({
@@ -37,15 +31,6 @@ const corpus = Array.from({ length: COUNT }, (_, i) => ({
   metadata: { group: i % 3 === 0 ? "third" : "rest", rare: i % 400 === 7 ? "yes" : "no" }
 }))
 
-const cosine = (a: ReadonlyArray<number>, b: ReadonlyArray<number>) => {
-  let dot = 0, na = 0, nb = 0
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!
-    na += a[i]! * a[i]!
-    nb += b[i]! * b[i]!
-  }
-  return dot / Math.sqrt(na * nb)
-}
 /** The exact answer over the records still in the corpus. */
 const exact = (
   docs: ReadonlyArray<{ external_id: string; vector: ReadonlyArray<number>; metadata: Record<string, string> }>,

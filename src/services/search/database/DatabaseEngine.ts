@@ -3,7 +3,7 @@
  * database itself (FTS5 / PostgreSQL text search), filters and sorts in SQL over the records' own tables, cosine
  * similarity exact over vectors held in memory, or through an ANN index for large vector settings (VectorSearch).
  */
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, type ParseResult, Schema } from "effect"
 import type { SqlError, Statement } from "@effect/sql"
 import { GlossConfig } from "../../../Config.js"
 import { Database } from "../../database/Database.js"
@@ -21,12 +21,13 @@ import { annFiles } from "./annFiles.js"
 import { makeAnnWorker } from "./annWorker.js"
 import { decodeHits, page, rankedPage } from "./pages.js"
 import { vectorIndex } from "./VectorIndex.js"
-import { vectorRows } from "./vectorRows.js"
-import { makeVectorSearch } from "./VectorSearch.js"
+import { inChunks, vectorRows } from "./vectorRows.js"
+import { type Allowed, makeVectorSearch } from "./VectorSearch.js"
 import { RecordId } from "../../../domain/Ids.js"
 import type { MetadataSettings } from "../../../domain/MetadataProperty.js"
 
 const decodeAllowed = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String, key: DbInt })))
+const decodeKeys = Schema.decodeUnknown(Schema.Array(Schema.Struct({ key: DbInt })))
 const decodeRecordIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: RecordId })))
 const decodeIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String })))
 
@@ -99,6 +100,21 @@ export const DatabaseEngineLive = Layer.scoped(
       return sql`((${x} * ${x} + ${seed}) % 2147483647)`
     }
 
+    /** The records a search's filters and text allow, read as VectorSearch asks (at most a few thousand, or by key). */
+    const allowedBy = (from: Statement.Fragment, where: Statement.Fragment): Allowed<SqlError.SqlError | ParseResult.ParseError> => ({
+      read: (limit) =>
+        Effect.flatMap(
+          read(sql`select r.id, ${sequence} as key from ${from} where ${where}${limit === undefined ? sql`` : sql` limit ${limit}`}`),
+          decodeAllowed
+        ),
+      among: (keys) =>
+        inChunks(keys, (chunk) =>
+          Effect.map(
+            Effect.flatMap(read(sql`select ${sequence} as key from ${from} where ${where} and ${sequence} in ${sql.in(chunk)}`), decodeKeys),
+            (rows) => rows.map((row) => row.key)
+          ))
+    })
+
     const searchWith = (json: JsonSql, schema: IndexSchema, query: SearchQuery) => Effect.gen(function*() {
       const c = clauses(sql, json, query.user)
       const match = query.text === undefined ? undefined : text.matches(schema, query.text.q, query.text.field)
@@ -110,9 +126,7 @@ export const DatabaseEngineLive = Layer.scoped(
 
       if (query.vector !== undefined) {
         // Filters and the text query select the candidates; similarity ranks them (a pre-filter, as on Elasticsearch).
-        const allowed = match === undefined && query.filters.length === 0
-          ? undefined
-          : yield* decodeAllowed(yield* read(sql`select r.id, ${sequence} as key from ${unscored ?? from} where ${where}`))
+        const allowed = match === undefined && query.filters.length === 0 ? undefined : allowedBy(unscored ?? from, where)
         const settings = schema.vectorSettings.find((v) => v.id === query.vector?.vectorSettingsId)
         const dimensions = settings?.dimensions ?? query.vector.value.length
         const hits = yield* similar.rank(query.vector.vectorSettingsId, dimensions, query.vector.value, query.limit, {

@@ -8,11 +8,13 @@
  * not among the candidates at all.
  * - `least_similar`: the vectors least similar to q are the most similar to -q (cos(x, -q) = -cos(x, q)), so the
  *   index is asked about -q; rescoring puts back the true scores.
- * - Filters (and text queries) come as the allowed records. A few thousand or fewer are ranked exactly, their
- *   vectors read by key. More are searched through the index with a candidate count scaled by how selective the
- *   filter is (k × entries / allowed × 2), doubling until enough allowed candidates come back; when the index runs
- *   out, the allowed set is scanned exactly. So `limit` results come back whenever `limit` allowed records have
- *   vectors.
+ * - Filters (and text queries) come as a way to read the allowed records (`Allowed`), read only as far as needed.
+ *   A few thousand or fewer are read and ranked exactly, their vectors read by key. With more, the index proposes
+ *   candidates and the database says which of them are allowed: the allowed set itself (a sixth of a million
+ *   records is 170 000 rows, and a scan of every record's metadata to find them) is not read. The candidate count
+ *   grows with how few passed, until enough allowed candidates come back; past CHECK_UP_TO candidates the allowed
+ *   set is read after all and checked here, and when the index runs out it is scanned exactly. So `limit` results
+ *   come back whenever `limit` allowed records have vectors.
  * - While an index is first built (over a large table), and when it fails, searches scan the database exactly in
  *   pages: correct, and slow at a million vectors.
  */
@@ -25,14 +27,37 @@ import type { VectorRow, VectorRows } from "./vectorRows.js"
 
 /** Allowed sets up to this size are ranked exactly from their vectors, without the index. */
 const EXACT_ALLOWED = 3_000
+/** Up to this many candidates the database is asked which are allowed; past it, the allowed set is read once. */
+const CHECK_UP_TO = 4_000
 const SCAN_PAGE = 2_000
 
-export interface RankOptions {
+/** An allowed record and its key (its insertion order, the index's key). */
+export interface AllowedRecord {
+  readonly id: string
+  readonly key: number
+}
+
+/** The records that filters and a text query allow, read from the database as far as a search needs them. */
+export interface Allowed<E> {
+  /** The allowed records, at most `limit` of them (any ones): fewer than `limit` means all of them. */
+  readonly read: (limit?: number) => Effect.Effect<ReadonlyArray<AllowedRecord>, E>
+  /** Which of these keys are allowed. */
+  readonly among: (keys: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<number>, E>
+}
+
+export interface RankOptions<E> {
   readonly least: boolean
-  /** The records filters and text allow (undefined: all), with their keys (insertion order). */
-  readonly allowed?: ReadonlyArray<{ readonly id: string; readonly key: number }> | undefined
+  /** Undefined: every record is allowed. */
+  readonly allowed?: Allowed<E> | undefined
   readonly exclude?: string | undefined
 }
+
+/** A failure of the caller's reads of its allowed records: passed back as it came, where the rest is a defect. */
+class AllowedFailed<E> {
+  constructor(readonly error: E) {}
+}
+const allowedRead = <A, E>(effect: Effect.Effect<A, E>) => Effect.mapError(effect, (error) => new AllowedFailed(error))
+const keysOf = (records: ReadonlyArray<AllowedRecord>) => records.map((record) => record.key)
 
 type Hit = { readonly id: string; readonly score: number }
 
@@ -45,21 +70,25 @@ const scoredHere = (rows: ReadonlyArray<VectorRow>, unit: Uint8Array) =>
   rows.map((row) => ({ id: row.id, score: storedCosine(row.value, unit) }))
 
 /** The best `k` of scored rows, without those of other dimensions (null) and the excluded record. */
-const bestScored = (rows: ReadonlyArray<{ readonly id: string; readonly score: number | null }>, k: number, options: RankOptions) =>
+const bestScored = (
+  rows: ReadonlyArray<{ readonly id: string; readonly score: number | null }>,
+  k: number,
+  options: { readonly least: boolean; readonly exclude?: string | undefined }
+) =>
   merge(rows.flatMap(({ id, score }) => (score === null || id === options.exclude ? [] : [{ id, score }])), [], k, options.least)
 
 export const makeVectorSearch = (options: { readonly exact: VectorIndex; readonly ann: AnnIndex; readonly rows: VectorRows }) => {
   const { ann, exact, rows } = options
 
   /** The best `k` of these keys' vectors: scored in SQL where it can (SQLite's worker), else read and scored here. */
-  const rankKeys = (settingsId: string, keys: ReadonlyArray<number>, unit: Uint8Array, k: number, rank: RankOptions) =>
+  const rankKeys = (settingsId: string, keys: ReadonlyArray<number>, unit: Uint8Array, k: number, rank: RankOptions<unknown>) =>
     Effect.map(
       rows.scoredByKeys?.(settingsId, keys, unit) ?? Effect.map(rows.byKeys(settingsId, keys), (found) => scoredHere(found, unit)),
       (scored) => bestScored(scored, k, rank)
     )
 
   /** The exact answer from the database, read in pages: every vector of the settings, or those of `keys`. */
-  const scan = (settingsId: string, unit: Uint8Array, k: number, rank: RankOptions, keys?: ReadonlyArray<number>) =>
+  const scan = (settingsId: string, unit: Uint8Array, k: number, rank: RankOptions<unknown>, keys?: ReadonlyArray<number>) =>
     Effect.gen(function*() {
       let best: ReadonlyArray<Hit> = []
       if (keys !== undefined) {
@@ -77,50 +106,75 @@ export const makeVectorSearch = (options: { readonly exact: VectorIndex; readonl
     })
 
   /** Through the index: candidates, filtered, rescored; exact where the index cannot answer. */
-  const approximate = (settingsId: string, query: ReadonlyArray<number>, k: number, count: number, rank: RankOptions) =>
+  const approximate = <E>(settingsId: string, query: ReadonlyArray<number>, k: number, count: number, rank: RankOptions<E>) =>
     Effect.gen(function*() {
       const allowed = rank.allowed
-      const allowedKeys = allowed?.map((record) => record.key)
       const unit = unitBytes(query)
-      if (allowedKeys !== undefined && allowedKeys.length <= EXACT_ALLOWED) {
-        return yield* rankKeys(settingsId, allowedKeys, unit, k, rank)
+      /** The allowed keys, once read: after the first few thousand, only when the database cannot be asked. */
+      let only: Set<number> | undefined
+      if (allowed !== undefined) {
+        const first = yield* allowedRead(allowed.read(EXACT_ALLOWED + 1))
+        if (first.length <= EXACT_ALLOWED) return yield* rankKeys(settingsId, keysOf(first), unit, k, rank)
       }
+      const allowedKeys = Effect.suspend(() =>
+        only !== undefined || allowed === undefined
+          ? Effect.succeed(only === undefined ? undefined : [...only])
+          : Effect.map(allowedRead(allowed.read()), (records) => {
+            only = new Set(keysOf(records))
+            return [...only]
+          })
+      )
+      /** The candidates that are allowed, nearest first. */
+      const keep = (keys: ReadonlyArray<number>) =>
+        Effect.gen(function*() {
+          if (allowed === undefined || keys.length === 0) return keys
+          if (only === undefined && keys.length > CHECK_UP_TO) yield* allowedKeys
+          const pass = only ?? new Set(yield* allowedRead(allowed.among(keys)))
+          return keys.filter((key) => pass.has(key))
+        })
       const target = new Float32Array(query.length)
       normalise(query, target, 0)
       if (rank.least) for (let i = 0; i < target.length; i++) target[i] = -target[i]!
       const want = Math.max(2 * k, 100) + (rank.exclude === undefined ? 0 : 1)
-      const only = allowedKeys === undefined ? undefined : new Set(allowedKeys)
-      const total = Math.max(count, ann.size(settingsId))
-      let n = only === undefined ? want : Math.ceil((want * total * 2) / Math.max(1, only.size))
+      // With a filter, a first guess of a quarter allowed; then each round's share of allowed candidates, with room.
+      let n = allowed === undefined ? want : 4 * want
       for (;;) {
         const found = yield* ann.candidates(settingsId, query.length, count, target, n)
-        if (Option.isNone(found)) return yield* scan(settingsId, unit, k, rank, allowedKeys)
+        if (Option.isNone(found)) return yield* scan(settingsId, unit, k, rank, yield* allowedKeys)
         const { entries, keys } = found.value
-        const kept = only === undefined ? Array.from(keys) : Array.from(keys).filter((key) => only.has(key))
+        const kept = yield* keep(Array.from(keys))
         const exhausted = keys.length < n || n >= entries
         if (kept.length >= want || exhausted) {
           const hits = yield* rankKeys(settingsId, kept.slice(0, want), unit, k, rank)
           // Too few: stale entries (deleted records) crowded the candidates, or the filter's records are not near.
-          const possible = Math.min(k, only?.size ?? total)
-          return hits.length >= possible ? hits : yield* scan(settingsId, unit, k, rank, allowedKeys)
+          // (With a filter there are more than EXACT_ALLOWED allowed records here, so `k` of them.)
+          const possible = Math.min(k, allowed === undefined ? Math.max(count, ann.size(settingsId)) : k)
+          return hits.length >= possible ? hits : yield* scan(settingsId, unit, k, rank, yield* allowedKeys)
         }
-        n = Math.min(n * 2, entries)
+        const share = Math.max(1, kept.length) / keys.length
+        n = Math.min(Math.max(2 * n, Math.ceil((1.5 * want) / share)), entries)
       }
     })
 
   return {
     /** The `k` records nearest `query` (farthest, for `least`), with their cosine similarity, best first. */
-    rank: (settingsId: VectorSettingsId, dimensions: number, query: ReadonlyArray<number>, k: number, rank: RankOptions) =>
+    rank: <E>(settingsId: VectorSettingsId, dimensions: number, query: ReadonlyArray<number>, k: number, rank: RankOptions<E>) =>
       Effect.gen(function*() {
         if (!ann.has(settingsId)) {
           const loaded = yield* exact.matrix(settingsId, dimensions)
           if (loaded._tag === "Matrix") {
-            const allowed = rank.allowed === undefined ? undefined : new Set(rank.allowed.map((record) => record.id))
+            const allowed = rank.allowed === undefined
+              ? undefined
+              : new Set((yield* allowedRead(rank.allowed.read())).map((record) => record.id))
             return topK(loaded.matrix, query, k, { least: rank.least, allowed, exclude: rank.exclude })
           }
           return yield* approximate(settingsId, query, k, loaded.count, rank)
         }
         return yield* approximate(settingsId, query, k, 0, rank)
-      }).pipe(Effect.orDie)
+      }).pipe(
+        Effect.catchAll((failure): Effect.Effect<never, E> =>
+          failure instanceof AllowedFailed ? Effect.fail(failure.error as E) : Effect.die(failure)
+        )
+      )
   }
 }
