@@ -28,7 +28,7 @@ import type { VectorRow, VectorRows } from "./vectorRows.js"
 /** Allowed sets up to this size are ranked exactly from their vectors, without the index. */
 const EXACT_ALLOWED = 3_000
 /** Up to this many candidates the database is asked which are allowed; past it, the allowed set is read once. */
-const CHECK_UP_TO = 4_000
+const CHECK_UP_TO = 10_000
 const SCAN_PAGE = 2_000
 
 /** An allowed record and its key (its insertion order, the index's key). */
@@ -41,7 +41,7 @@ export interface AllowedRecord {
 export interface Allowed<E> {
   /** The allowed records, at most `limit` of them (any ones): fewer than `limit` means all of them. */
   readonly read: (limit?: number) => Effect.Effect<ReadonlyArray<AllowedRecord>, E>
-  /** Which of these keys are allowed. */
+  /** Which of these keys are allowed (at most CHECK_UP_TO of them at once). */
   readonly among: (keys: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<number>, E>
 }
 
@@ -151,8 +151,10 @@ export const makeVectorSearch = (options: { readonly exact: VectorIndex; readonl
           const possible = Math.min(k, allowed === undefined ? Math.max(count, ann.size(settingsId)) : k)
           return hits.length >= possible ? hits : yield* scan(settingsId, unit, k, rank, yield* allowedKeys)
         }
-        const share = Math.max(1, kept.length) / keys.length
-        n = Math.min(Math.max(2 * n, Math.ceil((1.5 * want) / share)), entries)
+        // At most four times as many a round: a filter's records can be rare near the query and common elsewhere
+        // (none of the first 400 candidates passing said nothing about the 60 000 the share would have asked for).
+        const needed = kept.length === 0 ? 4 * n : Math.ceil((1.5 * want * keys.length) / kept.length)
+        n = Math.min(Math.max(2 * n, Math.min(4 * n, needed)), entries)
       }
     })
 

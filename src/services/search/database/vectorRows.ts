@@ -25,19 +25,6 @@ const decodeScored = plainRows(Scored, (row) => {
   return key !== undefined && typeof row.id === "string" && isNumberOrNull(row.score) ? { key, id: row.id, score: row.score } : undefined
 })
 
-/** A read by keys, `KEYS_PER_QUERY` keys a statement, one after the other; the rows of all of them. */
-export const inChunks = <A, E>(
-  keys: ReadonlyArray<number>,
-  run: (chunk: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<A>, E>
-) =>
-  Effect.map(
-    Effect.forEach(
-      Array.from({ length: Math.ceil(keys.length / KEYS_PER_QUERY) }, (_, i) => keys.slice(i * KEYS_PER_QUERY, (i + 1) * KEYS_PER_QUERY)),
-      run
-    ),
-    (chunks) => chunks.flat()
-  )
-
 /** A stored vector with its record: `value` holds little-endian float64s (see DbVector). */
 export type VectorRow = typeof Valued.Type
 /** When a vector was last written, by key. */
@@ -67,6 +54,15 @@ export const vectorRows = (sql: SqlClient.SqlClient, read: Read, options?: { rea
   const ofKeys = (settingsId: string, keys: ReadonlyArray<number>) =>
     sql`from records r ${recordsThenVectors} vectors v on v.record_id = r.id and v.vector_settings_id = ${settingsId}
         where ${sql.in(keyColumn, keys)}`
+  const inChunks = <A, E>(keys: ReadonlyArray<number>, run: (chunk: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<A>, E>) =>
+    Effect.map(
+      Effect.forEach(
+        Array.from({ length: Math.ceil(keys.length / KEYS_PER_QUERY) }, (_, i) => keys.slice(i * KEYS_PER_QUERY, (i + 1) * KEYS_PER_QUERY)),
+        run
+      ),
+      (chunks) => chunks.flat()
+    )
+
   return {
     count: (settingsId: string) =>
       Effect.map(
