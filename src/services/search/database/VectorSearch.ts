@@ -110,20 +110,21 @@ export const makeVectorSearch = (options: { readonly exact: VectorIndex; readonl
     Effect.gen(function*() {
       const allowed = rank.allowed
       const unit = unitBytes(query)
-      /** The allowed keys, once read: after the first few thousand, only when the database cannot be asked. */
+      /** The allowed keys, once read (see allowedKeys). */
       let only: Set<number> | undefined
       if (allowed !== undefined) {
         const first = yield* allowedRead(allowed.read(EXACT_ALLOWED + 1))
         if (first.length <= EXACT_ALLOWED) return yield* rankKeys(settingsId, keysOf(first), unit, k, rank)
       }
-      const allowedKeys = Effect.suspend(() =>
-        only !== undefined || allowed === undefined
-          ? Effect.succeed(only === undefined ? undefined : [...only])
-          : Effect.map(allowedRead(allowed.read()), (records) => {
-            only = new Set(keysOf(records))
-            return [...only]
-          })
-      )
+      /** Every allowed key (undefined: all are), read once: past CHECK_UP_TO candidates, or for the exact scan. */
+      const allowedKeys = Effect.suspend(() => {
+        if (allowed === undefined) return Effect.succeed(undefined)
+        if (only !== undefined) return Effect.succeed([...only])
+        return Effect.map(allowedRead(allowed.read()), (records) => {
+          only = new Set(keysOf(records))
+          return [...only]
+        })
+      })
       /** The candidates that are allowed, nearest first. */
       const keep = (keys: ReadonlyArray<number>) =>
         Effect.gen(function*() {
@@ -148,7 +149,7 @@ export const makeVectorSearch = (options: { readonly exact: VectorIndex; readonl
           const hits = yield* rankKeys(settingsId, kept.slice(0, want), unit, k, rank)
           // Too few: stale entries (deleted records) crowded the candidates, or the filter's records are not near.
           // (With a filter there are more than EXACT_ALLOWED allowed records here, so `k` of them.)
-          const possible = Math.min(k, allowed === undefined ? Math.max(count, ann.size(settingsId)) : k)
+          const possible = allowed === undefined ? Math.min(k, Math.max(count, ann.size(settingsId))) : k
           return hits.length >= possible ? hits : yield* scan(settingsId, unit, k, rank, yield* allowedKeys)
         }
         // At most four times as many a round: a filter's records can be rare near the query and common elsewhere
