@@ -31,6 +31,8 @@ const corpus = [
   { external_id: "e", title: "Engineers strike at Acme", source: "forum", year: 2023, score: 2.25 }
 ]
 
+const topics: ReadonlyArray<Record<string, unknown>> = [{ topic: "news" }, { topic: ["news", "sports"] }]
+
 /** A published dataset with the corpus, suggestions on `label`, and answers by two annotators. */
 const searchable = Effect.gen(function*() {
   const w = yield* workspace()
@@ -48,6 +50,8 @@ const searchable = Effect.gen(function*() {
   yield* post("metadata-properties", { name: "source", title: "Source", settings: { type: "terms" } })
   yield* post("metadata-properties", { name: "year", title: "Year", settings: { type: "integer" }, visible_for_annotators: false })
   yield* post("metadata-properties", { name: "score", title: "Score", settings: { type: "float" } })
+  // Only the first two records have a topic: the others must not count in its metrics.
+  yield* post("metadata-properties", { name: "topic", title: "Topic", settings: { type: "terms" } })
   yield* post("vectors-settings", { name: "emb", title: "Embedding", dimensions: 3 })
   yield* send("PUT", datasetPath(dataset, "/publish"))
   const alice = yield* userWith("annotator", [w])
@@ -56,7 +60,7 @@ const searchable = Effect.gen(function*() {
     items: corpus.map((doc, i) => ({
       external_id: doc.external_id,
       fields: { title: doc.title, body: i === 3 ? "Nothing about Acme here" : null },
-      metadata: { source: doc.source, year: doc.year, score: doc.score, secret: "hidden" },
+      metadata: { source: doc.source, year: doc.year, score: doc.score, secret: "hidden", ...topics[i] },
       ...(doc.emb === undefined ? {} : { vectors: { emb: doc.emb } }),
       suggestions: i < 3 ? [{ question_name: "label", value: i % 2 === 0 ? "yes" : "no", score: i / 4, agent: i === 0 ? "model-a" : "model-b" }] : [],
       responses: i === 0
@@ -170,7 +174,9 @@ for (const setup of setups) {
           expect(items.length).toBe(5)
           for (const hit of items) {
             expect(hit.record.responses?.every((response) => response.user_id === alice.user.id)).toBe(true)
-            expect(Object.keys(hit.record.metadata).sort()).toEqual(["score", "source"])
+            // Year is hidden from annotators, `secret` is no property at all; a topic shows where a record has one.
+            const topic = topics[corpus.findIndex((doc) => doc.external_id === hit.record.external_id)] ?? {}
+            expect(Object.keys(hit.record.metadata).sort()).toEqual(["score", "source", ...Object.keys(topic)])
           }
           expect(ids((yield* search(mine, {}, alice.user.api_key)).body)).toEqual(ids(forAlice.body))
           // Orders differ between users. Two random users can draw the same order of five records (a few per cent),
@@ -243,6 +249,9 @@ for (const setup of setups) {
           expect(terms.type).toBe("terms")
           expect(terms.total).toBe(5)
           expect(new Map(terms.values.map((v) => [v.term, v.count]))).toEqual(new Map([["web", 2], ["book", 2], ["radio", 1], ["forum", 1]]))
+          const topic = (yield* metrics("topic")).body as typeof terms
+          expect(topic.total).toBe(2)
+          expect(new Map(topic.values.map((v) => [v.term, v.count]))).toEqual(new Map([["news", 2], ["sports", 1]]))
           expect((yield* metrics("year")).body).toEqual({ type: "integer", min: 2019, max: 2023 })
           expect((yield* metrics("score")).body).toEqual({ type: "float", min: 0.25, max: 2.25 })
           expect((yield* metrics("year", alice.user.api_key)).status).toBe(403)

@@ -1,9 +1,10 @@
 /**
- * The built-in engine's range filter over JSON values (metadata, suggestion scores, response values), on both
- * databases: a number within the bounds, or an array with one, matches; anything else (strings of digits, booleans,
- * null, a missing key, nested arrays) does not. PostgreSQL compares a number directly and expands only arrays; SQLite
- * expands both shapes with json_each. Every shape against every pair of bounds, checked against the rule in
- * JavaScript.
+ * The built-in engine's reads of JSON values (metadata, suggestion scores, response values), on both databases:
+ * - the range filter: a number within the bounds, or an array with one, matches; anything else (strings of digits,
+ *   booleans, null, a missing key, nested arrays) does not. Every shape against every pair of bounds;
+ * - the terms a metadata metric counts: each scalar, each element of an array, nothing for a missing key.
+ * PostgreSQL handles a scalar directly and expands only arrays; SQLite expands both shapes with json_each. Both are
+ * checked against the rule written in JavaScript.
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
@@ -48,12 +49,26 @@ const check = Effect.gen(function*() {
   }
 })
 
+const termValues: ReadonlyArray<unknown> = ["web", "book", 3, 3.5, true, false, null, MISSING, ["web", "radio"], [], ["x", 2, false]]
+const sorted = (values: ReadonlyArray<unknown>) => values.map((value) => JSON.stringify(value)).sort()
+
+const checkTerms = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const type = sql.onDialectOrElse({ pg: () => "jsonb", orElse: () => "text" })
+  yield* sql.unsafe(`create table term_docs (i integer primary key, doc ${type})`)
+  for (const [i, value] of termValues.entries()) yield* sql`insert into term_docs (i, doc) values (${i}, ${documentOf(value)})`
+  const terms = jsonSql(sql).terms("d.doc", ["n"], { from: sql`term_docs d`, where: sql`d.i >= ${0}` })
+  const rows = yield* sql<{ term: string }>`select t.term from (${terms}) t`
+  const expected = termValues.flatMap((value) => (value === MISSING ? [] : Array.isArray(value) ? value : [value]))
+  expect(sorted(rows.map((row) => JSON.parse(row.term)))).toEqual(sorted(expected))
+})
+
 for (const dialect of dialects) {
-  describe(`${dialect}: numberBetween`, () => {
-    it.scopedLive("matches numbers, and arrays holding one, within the bounds", () =>
-      Effect.gen(function*() {
-        const { env } = yield* freshDatabase(dialect)
-        yield* Effect.provide(check, SqlLive.pipe(Layer.provide(GlossConfig.fromRecord(env))))
-      }), 30_000)
+  describe(dialect, () => {
+    const connection = Effect.map(freshDatabase(dialect), ({ env }) => SqlLive.pipe(Layer.provide(GlossConfig.fromRecord(env))))
+    it.scopedLive("numberBetween matches numbers, and arrays holding one, within the bounds", () =>
+      Effect.flatMap(connection, (layer) => Effect.provide(check, layer)), 30_000)
+    it.scopedLive("terms are each scalar and each element of an array; a missing key gives none", () =>
+      Effect.flatMap(connection, (layer) => Effect.provide(checkTerms, layer)), 30_000)
   })
 }
