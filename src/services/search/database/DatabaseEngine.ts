@@ -181,9 +181,10 @@ export const DatabaseEngineLive = Layer.scoped(
       Effect.gen(function*() {
         const inDataset = sql`r.dataset_id = ${schema.datasetId}`
         if (property.settings.type === "terms") {
-          const terms = json.terms("r.metadata", [property.name], { from: sql`records r`, where: inDataset })
+          const each = json.elements("r.metadata", [property.name])
           const [values, total] = yield* Effect.all([
-            sql<{ term: string; n: number | string }>`select t.term, count(*) as n from (${terms}) t
+            sql<{ term: string; n: number | string }>`select ${each.term} as term, count(*) as n
+                from records r, ${each.from} where ${inDataset}
                 group by 1 order by count(*) desc, 1 limit 16384`,
             sql<{ n: number | string }>`select count(*) as n from records r where ${inDataset}
                 and ${json.text("r.metadata", [property.name])} is not null`
