@@ -8,6 +8,7 @@ import { applySuite } from "./suites/apply.js"
 import { exportSuite } from "./suites/export.js"
 import { ingestSuite } from "./suites/ingest.js"
 import { meSuite } from "./suites/me.js"
+import { quantisationSuite } from "./suites/quantisation.js"
 import { scaleSuite } from "./suites/scale.js"
 import { searchSuite } from "./suites/search.js"
 import { uiSuite } from "./suites/ui.js"
@@ -23,6 +24,7 @@ const suites: Record<string, (options: SuiteOptions) => Promise<unknown>> = {
   webhooks: webhooksSuite,
   apply: applySuite,
   scale: scaleSuite,
+  quantisation: quantisationSuite,
   export: exportSuite
 }
 
@@ -44,9 +46,10 @@ if (unknown.length > 0) {
 }
 
 const results: Record<string, unknown> = {}
-// `scale` and `export` run only when asked for: at their default sizes they load a million (100 000 vector-laden)
-// records.
-for (const name of selected.length > 0 ? selected : Object.keys(suites).filter((name) => name !== "scale" && name !== "export")) {
+// `scale`, `quantisation` and `export` run only when asked for: at their default sizes they load a million (100 000
+// vector-laden) records.
+const onlyWhenAsked = new Set(["scale", "quantisation", "export"])
+for (const name of selected.length > 0 ? selected : Object.keys(suites).filter((name) => !onlyWhenAsked.has(name))) {
   const suite = suites[name]
   if (suite !== undefined) results[name] = await suite(options)
 }

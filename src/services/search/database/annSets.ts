@@ -23,7 +23,7 @@ export const QUICK_LOOKBACK_MILLIS = 5_000
 const BATCH = 1_000
 const STAMPS_PAGE = 20_000
 /** Vectors per segment: the in-memory part of an index stays below ~60 MB at 384 dimensions. */
-const SEGMENT_VECTORS = 100_000
+export const SEGMENT_VECTORS = 100_000
 
 /** One build of an index: a named set of segments in the worker. */
 export interface IndexSet {

@@ -135,23 +135,26 @@ parentPort.on("message", ({ id, op, args }) => {
 `
 
 /** HNSW parameters: 16 links a node, 128 candidates kept while adding; searches keep `expansionSearch`. */
-const CONNECTIVITY = 16
-const EXPANSION_ADD = 128
+export const CONNECTIVITY = 16
+export const EXPANSION_ADD = 128
 /**
  * The delta's beam. Small, spread-out sets are the hard case: with 3 000 vectors in 1 000 clusters a query's 50
  * nearest come from many clusters at nearly equal distances, and a beam of 160 found 94-96 % of them (CI's small
  * scale run failed its recall@50 ≥ 0.95 on that). A beam of 320 finds 99 %; at 100 000 vectors it costs 0.75 ms a
  * search instead of 0.35 ms (recall there is 0.999 either way).
  */
-const EXPANSION_SEARCH = 320
+export const EXPANSION_SEARCH = 320
 /**
  * The beam (and the candidates asked for) of a sealed segment's search. A search asks every segment, so at a million
  * vectors ten sealed segments together propose ten times the candidates one index would; each can search narrower.
  * Measured on the scale benchmark's million vectors (10 sealed segments, 30 queries): the index's share of a search
- * went from 8.1 to 4.3 ms with recall@50 unchanged at 0.999. The delta, which is the whole index below 100 000
- * vectors, keeps the full beam.
+ * went from 8.1 to 4.3 ms with recall@50 unchanged at 0.999. Narrower still does not pay: at 50 (what a search of 100
+ * candidates asks each sealed segment for anyway) `npm run bench -- quantisation` measured the segments' search at
+ * 3.7 → 3.1–3.3 ms (p50, 100 queries), recall@50 0.998 → 0.997, but when all the nearest sit in one sealed segment
+ * (a dataset imported in topic order) only 92 % of them came back (test/search/annWorker.test.ts). The delta, which is
+ * the whole index below 100 000 vectors, keeps the full beam.
  */
-const SEALED_EXPANSION = 64
+export const SEALED_EXPANSION = 64
 
 /** A saved segment and the checksum that must match before it is loaded. */
 export const SegmentFile = Schema.Struct({ path: Schema.String, sha256: Schema.String })
