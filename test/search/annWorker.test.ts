@@ -2,7 +2,8 @@
  * The ANN worker's segments: sealed ones are searched with a narrower beam than the delta, and ask for fewer
  * candidates each (at least half the k). These check what that must not cost: the nearest vectors still come back
  * when they are spread over several segments, when they all sit in one sealed segment (a dataset imported in topic
- * order), and from segments opened again from their files.
+ * order), and from segments opened again from their files; and a search still gets all the candidates it asks for
+ * when the sealed segments' shares add up to fewer.
  */
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -31,13 +32,19 @@ const addAll = (worker: Effect.Effect.Success<typeof makeAnnWorker>, set: string
 const exactTop = (all: Map<number, Array<number>>, query: ReadonlyArray<number>, k: number) =>
   [...all].sort((a, b) => cosine(b[1], query) - cosine(a[1], query)).slice(0, k).map(([key]) => key)
 
+/** A worker holding an empty set "s", and a scratch folder for its segment files (removed with the scope). */
+const workerWithSet = Effect.gen(function*() {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "gloss-ann-worker-"))
+  yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(directory, { recursive: true, force: true })))
+  const worker = yield* makeAnnWorker
+  yield* worker.create("s", DIMENSIONS)
+  return { directory, worker }
+})
+
 describe("ANN worker segments", () => {
   it.scoped("the nearest come back from sealed segments and the delta, and from segments opened again", () =>
     Effect.gen(function*() {
-      const directory = fs.mkdtempSync(path.join(os.tmpdir(), "gloss-ann-worker-"))
-      yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(directory, { recursive: true, force: true })))
-      const worker = yield* makeAnnWorker
-      yield* worker.create("s", DIMENSIONS)
+      const { directory, worker } = yield* workerWithSet
       const all = new Map<number, Array<number>>()
       // Three segments of 1 000: the first holds every vector near centre 0, the others none of them.
       const files = []
@@ -71,5 +78,24 @@ describe("ANN worker segments", () => {
       yield* worker.open("again", DIMENSIONS, { sealed: files, delta })
       const reopened = yield* worker.search("again", Float32Array.from(clustered), 100)
       expect(recallOf(reopened, clustered, 50)).toBeGreaterThanOrEqual(0.95)
+    }), { timeout: 30_000 })
+
+  it.scoped("asks a sealed segment for more when the shares add up to fewer than k", () =>
+    Effect.gen(function*() {
+      const { directory, worker } = yield* workerWithSet
+      yield* addAll(worker, "s", new Map(Array.from({ length: 1_000 }, (_, i) => [i + 1, near(i % 20, i + 1)])))
+      // Everything sealed, the delta empty (a set of exactly one segment's worth): one share is 64 of the 100 asked.
+      yield* worker.seal("s", path.join(directory, "segment-0.usearch"))
+      const query = Float32Array.from(near(4, 424_242))
+      expect((yield* worker.search("s", query, 100)).length).toBe(100)
+      // A few vectors in the delta do not make up the difference.
+      yield* addAll(worker, "s", new Map(Array.from({ length: 5 }, (_, i) => [2_001 + i, near(4, 2_001 + i)])))
+      const keys = yield* worker.search("s", query, 100)
+      expect(keys.length).toBe(100)
+      expect(new Set(keys).size).toBe(100)
+      // A set smaller than k gives all it holds.
+      yield* worker.create("small", DIMENSIONS)
+      yield* addAll(worker, "small", new Map(Array.from({ length: 30 }, (_, i) => [i + 1, near(i % 20, i + 1)])))
+      expect((yield* worker.search("small", query, 100)).length).toBe(30)
     }), { timeout: 30_000 })
 })
