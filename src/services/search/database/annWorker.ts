@@ -125,11 +125,10 @@ const ops = {
       const n = Math.min(index === target.delta ? k : fromSealed, size)
       if (ask(index, n) === n && n < Math.min(k, size)) couldGiveMore.push(index)
     }
-    // With one or two sealed segments and a small delta (a set of 100 000 to 200 000 vectors, or just after a segment
-    // is sealed), the shares add up to fewer than k. The caller reads fewer than it asked for as "the index has no
-    // more", and a filtered search then scanned every allowed record exactly (1.1 s at 100 000 records on
-    // PostgreSQL): the segments that gave all they were asked for are asked for k, so that a search gets k keys
-    // whenever the set holds them.
+    // With one sealed segment and a delta holding less than the rest (a set just past 100 000 vectors), the shares
+    // add up to fewer than k. The caller reads fewer than it asked for as "the index has no more", and a filtered
+    // search then scanned every allowed record exactly (1.1 s at 100 000 records on PostgreSQL): the segments that
+    // gave all they were asked for are asked for k, so that a search gets k keys whenever the set holds them.
     if (best.size < k) for (const index of couldGiveMore) ask(index, Math.min(k, Number(index.size())))
     const ranked = [...best].sort((a, b) => a[1] - b[1]).slice(0, k)
     return { keys: Float64Array.from(ranked, (entry) => entry[0]) }
