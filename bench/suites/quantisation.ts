@@ -6,7 +6,7 @@
  * The memory target of the scale benchmark (server peak RSS ≤ 600 MB at a million vectors) is missed because the
  * index the server searches (HNSW, vectors quantised to int8, ~530 bytes a vector) is most of it. The only smaller
  * form usearch offers is one bit a dimension (`b1`, Hamming distance on the signs). This suite builds three layouts:
- * int8 as the server holds it (sealed segments of 100 000 vectors, searched as annWorker.ts searches them), and one
+ * int8 as the server holds it (sealed segments of 100 000 vectors, searched by the index worker's own `searchSegments`), and one
  * index over every vector in int8 and in one bit a dimension. For several candidate counts it reports recall@50 after
  * the exact rescoring that the server does (the true cosine of every candidate, then the best 50), with the index's
  * search time and size. Reading candidates for rescoring is what a search pays per candidate (about 4.3 ms per 100 on
@@ -23,16 +23,17 @@ import {
   CONNECTIVITY,
   EXPANSION_ADD,
   EXPANSION_SEARCH,
-  SEALED_EXPANSION
+  SEALED_EXPANSION,
+  searchSegments,
+  type SegmentIndex
 } from "../../src/services/search/database/annWorker.js"
 import { clusteredVector, percentile } from "../lib/latency.js"
 
 const DIMENSIONS = 384
 const LIMIT = 50
 const CANDIDATES = [100, 200, 500, 1_000, 2_000, 5_000]
-interface UsearchIndex {
+interface UsearchIndex extends SegmentIndex {
   add(keys: BigUint64Array, vectors: Float32Array, threads: number): void
-  search(vector: Float32Array, k: number, threads: number): { keys: BigUint64Array; distances: Float32Array }
   save(path: string): void
 }
 type IndexConstructor = new (options: object) => UsearchIndex
@@ -56,24 +57,6 @@ const FORMS: ReadonlyArray<Form> = [
 interface Segment {
   readonly index: UsearchIndex
   readonly sealed: boolean
-}
-
-/**
- * The candidates as annWorker.ts's search finds them: each sealed segment asked for max(k/2, min(k, its beam)), the
- * delta (or the one index) for k, merged by distance.
- */
-const candidatesOf = (segments: ReadonlyArray<Segment>, query: Float32Array, k: number) => {
-  const best = new Map<number, number>()
-  const fromSealed = Math.max(Math.ceil(k / 2), Math.min(k, SEALED_EXPANSION))
-  for (const { index, sealed } of segments) {
-    const found = index.search(query, sealed ? fromSealed : k, 1)
-    for (let i = 0; i < found.keys.length; i++) {
-      const key = Number(found.keys[i])
-      const distance = found.distances[i]!
-      if (!((best.get(key) ?? Infinity) <= distance)) best.set(key, distance)
-    }
-  }
-  return [...best].sort((a, b) => a[1] - b[1]).slice(0, k).map(([key]) => key)
 }
 
 const unitVectors = (count: number, firstSeed: number) => {
@@ -145,7 +128,7 @@ export const quantisationSuite = async (options: SuiteOptions) => {
         for (let q = 0; q < queries; q++) {
           const query = queryAt(q)
           const t = performance.now()
-          const keys = candidatesOf(segments, query, candidates)
+          const keys = searchSegments(segments, query, candidates, SEALED_EXPANSION)
           times.push(performance.now() - t)
           for (const i of bestOf(data, keys, query, LIMIT)) if (exact[q]!.has(i)) found++
         }

@@ -17,7 +17,54 @@ import { createRequire } from "node:module"
 import { Effect, Schema, type Scope } from "effect"
 import { makeWorkerCalls, type WorkerCallError } from "./workerCalls.js"
 
+/** A usearch index as searchSegments uses it. */
+export interface SegmentIndex {
+  readonly search: (vector: Float32Array, k: number, threads: number) => { readonly keys: BigUint64Array; readonly distances: Float32Array }
+  readonly size: () => number | bigint
+}
+
+/**
+ * The keys of the `k` nearest vectors over a set's segments, nearest first: `k` of them whenever the segments hold
+ * `k`. It references nothing outside itself, so that the worker below runs this very code from its source (as the
+ * SQLite search worker runs vectorKernels), and `npm run bench -- quantisation` measures the same search.
+ * A key in two segments (re-added after its segment was sealed, see above) keeps its nearer distance.
+ */
+export const searchSegments = (
+  segments: ReadonlyArray<{ readonly index: SegmentIndex; readonly sealed: boolean }>,
+  vector: Float32Array,
+  k: number,
+  sealedExpansion: number
+): Array<number> => {
+  const best = new Map<number, number>()
+  const ask = (index: SegmentIndex, n: number) => {
+    const found = index.search(vector, n, 1)
+    for (let i = 0; i < found.keys.length; i++) {
+      const key = Number(found.keys[i])
+      const distance = found.distances[i]!
+      if (!((best.get(key) ?? Infinity) <= distance)) best.set(key, distance)
+    }
+    return found.keys.length
+  }
+  // Each sealed segment proposes at least half of the k (the caller asks for twice its limit), so the limit can still
+  // come out of a single segment when all the true neighbours are there.
+  const fromSealed = Math.max(Math.ceil(k / 2), Math.min(k, sealedExpansion))
+  const couldGiveMore: Array<SegmentIndex> = []
+  for (const { index, sealed } of segments) {
+    const size = Number(index.size())
+    if (size === 0) continue
+    const n = Math.min(sealed ? fromSealed : k, size)
+    if (ask(index, n) === n && n < Math.min(k, size)) couldGiveMore.push(index)
+  }
+  // With one sealed segment and a delta holding less than the rest (a set just past 100 000 vectors), the shares add
+  // up to fewer than k. The caller reads fewer than it asked for as "the index has no more", and a filtered search
+  // then scanned every allowed record exactly (1.1 s at 100 000 records on PostgreSQL): the segments that gave all
+  // they were asked for are asked for k, so that a search gets k keys whenever the segments hold them.
+  if (best.size < k) for (const index of couldGiveMore) ask(index, Math.min(k, Number(index.size())))
+  return [...best].sort((a, b) => a[1] - b[1]).slice(0, k).map(([key]) => key)
+}
+
 const WORKER_SOURCE = `
+const searchSegments = ${searchSegments.toString()}
 const { parentPort, workerData } = require("node:worker_threads")
 const fs = require("node:fs")
 const crypto = require("node:crypto")
@@ -105,33 +152,9 @@ const ops = {
   },
   search({ set, vector, k }) {
     const target = setOf(set)
-    const best = new Map()
-    const ask = (index, n) => {
-      const found = index.search(vector, n, 1)
-      for (let i = 0; i < found.keys.length; i++) {
-        const key = Number(found.keys[i])
-        const distance = found.distances[i]
-        if (!(best.get(key) <= distance)) best.set(key, distance)
-      }
-      return found.keys.length
-    }
-    // Each sealed segment proposes at least half of the k (the caller asks for twice its limit), so the limit can
-    // still come out of a single segment when all the true neighbours are there.
-    const fromSealed = Math.max(Math.ceil(k / 2), Math.min(k, workerData.sealedExpansion))
-    const couldGiveMore = []
-    for (const index of [...target.sealed, target.delta]) {
-      const size = Number(index.size())
-      if (size === 0) continue
-      const n = Math.min(index === target.delta ? k : fromSealed, size)
-      if (ask(index, n) === n && n < Math.min(k, size)) couldGiveMore.push(index)
-    }
-    // With one sealed segment and a delta holding less than the rest (a set just past 100 000 vectors), the shares
-    // add up to fewer than k. The caller reads fewer than it asked for as "the index has no more", and a filtered
-    // search then scanned every allowed record exactly (1.1 s at 100 000 records on PostgreSQL): the segments that
-    // gave all they were asked for are asked for k, so that a search gets k keys whenever the set holds them.
-    if (best.size < k) for (const index of couldGiveMore) ask(index, Math.min(k, Number(index.size())))
-    const ranked = [...best].sort((a, b) => a[1] - b[1]).slice(0, k)
-    return { keys: Float64Array.from(ranked, (entry) => entry[0]) }
+    const segments = target.sealed.map((index) => ({ index, sealed: true }))
+    segments.push({ index: target.delta, sealed: false })
+    return { keys: Float64Array.from(searchSegments(segments, vector, k, workerData.sealedExpansion)) }
   },
   state({ set }) { return state(setOf(set)) },
   close({ set }) { sets.delete(set); return null }
