@@ -7,7 +7,7 @@
  */
 import { SqlClient, type Statement } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
-import { Context, Deferred, Effect, Option, TestClock } from "effect"
+import { Context, Deferred, Effect, Fiber, Option, TestClock } from "effect"
 import { makeAnnIndex } from "../../src/services/search/database/AnnIndex.js"
 import { makeAnnWorker } from "../../src/services/search/database/annWorker.js"
 import { MigratedSqlite, stampedVectors } from "../support/annRows.js"
@@ -141,6 +141,34 @@ describe("ANN index background work", () => {
         yield* Deferred.succeed(release, undefined)
         yield* TestClock.adjust("6 seconds")
         yield* Effect.promise(() => waitUntil(() => ann.size(settings.id) === 2))
+      }), { timeout: 20_000 })
+
+    it.scoped("a search waits for a catch-up of this process's writes that is already under way", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        // Reading the vectors to add waits for `release` once held: a catch-up behind an import, still adding.
+        const { reads, read, hold, held, release } = yield* holding("v.value")
+        const ann = yield* makeAnnIndex({ sql, read, worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
+        const settings = { id: "01a2102b-399d-732e-875e-093c23e2421b", dimensions: 4 }
+        const commit = stampedVectors(sql, settings.id)
+        yield* TestClock.setTime(100_000)
+        yield* commit(100_000)
+        yield* ann.written([settings])
+        yield* Effect.promise(() => waitUntil(() => reads.some((r) => r.text.includes("updated_at >="))))
+        yield* Effect.promise(() => waitUntil(() => ann.size(settings.id) === 1))
+        // A second write; its debounced catch-up begins (after the write) and is held adding the vector.
+        hold()
+        yield* commit(100_500)
+        yield* ann.written([settings])
+        yield* TestClock.adjust("1 second")
+        yield* Effect.promise(() => waitUntil(() => held() > 0))
+        // A search now, from the process that wrote: it must see the write. It used to find nothing left to do (the
+        // catch-up under way had cleared the flag) and answer from the index as it was: one vector, not two.
+        const search = yield* Effect.fork(ann.candidates(settings.id, settings.dimensions, 0, Float32Array.of(1, 0, 0, 0), 10))
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 300)))
+        yield* Deferred.succeed(release, undefined)
+        const found = yield* Fiber.join(search)
+        expect(Option.map(found, ({ keys }) => keys.length)).toEqual(Option.some(2))
       }), { timeout: 20_000 })
 
     it.scoped("a search does not wait for the maintenance loop's count of every vector", () =>

@@ -6,9 +6,9 @@
  * The database is the truth and the index a cache that can always be rebuilt from it:
  * - built on first use (and when writes take the settings past the threshold), from the `vectors` table in pages,
  *   added in a worker thread (annWorker) so the event loop never waits for the graph;
- * - kept up to date by a catch-up that reads the vectors written since its watermark. In-process writes mark the
- *   index dirty and schedule a catch-up at once (debounced); a search first waits for the catch-up of what was
- *   committed before it. Other processes' writes are found by each index's maintenance loop every few seconds
+ * - kept up to date by a catch-up that reads the vectors written since its watermark. In-process writes are counted
+ *   and schedule a catch-up at once (debounced); a search first waits for a catch-up that began after the writes
+ *   it saw (running one itself when none has). Other processes' writes are found by each index's maintenance loop every few seconds
  *   (by a search only when the loop is late), which alone also recounts and saves. The catch-up
  *   looks back a window before its watermark, because another process can commit a vector stamped slightly earlier
  *   than one already seen; vectors already applied (same key, same time) are skipped, so looking back costs a
@@ -112,23 +112,28 @@ export const makeAnnIndex = (options: {
      * 30 s back). `upkeep` also recounts and saves now and then; searches leave that to the maintenance loop, since a
      * search that came due for it waited for a count of a million vectors (55 ms), the p99 of a vector search at a
      * million records. They leave it the recheck too, unless it is overdue: a search catches up itself only with
-     * this process's writes (`dirty`, read-your-writes). A search with nothing to catch up does not take the lock at
+     * this process's writes (`writes`, read-your-writes). A search with nothing to catch up does not take the lock at
      * all, and the count runs outside it: a search never waits behind the maintenance loop's count.
      */
     const sync = (entry: Entry, options: { readonly force: boolean; readonly upkeep: boolean }): Effect.Effect<void, Failure> =>
       Effect.gen(function*() {
         const recheckAfter = options.upkeep ? RECHECK_MILLIS : OVERDUE_MILLIS
-        // Checked before the lock (a search with nothing to do never waits) and again under it (it may be done now).
-        const due = (now: number) => options.force || entry.dirty || now - entry.checkedAt >= recheckAfter
+        // The writes this call must see applied. Checked before the lock (a search with nothing to do never waits)
+        // and again under it: a catch-up that held the lock meanwhile may have applied them. (A flag cleared when a
+        // catch-up began let a search that came during that catch-up answer from the index before it: in CI, from
+        // the first 500 of 3 600 vectors just imported.)
+        const seen = entry.writes
+        const due = (now: number) => options.force || entry.applied < seen || now - entry.checkedAt >= recheckAfter
         if (!due(yield* Clock.currentTimeMillis)) return
         const now = yield* entry.lock.withPermits(1)(Effect.gen(function*() {
           const set = entry.current
           const now = yield* Clock.currentTimeMillis
           if (set === undefined || !due(now)) return undefined
           const full = now - entry.checkedAt >= recheckAfter
-          entry.dirty = false
+          const writes = entry.writes
           if (full) entry.checkedAt = now
           yield* catchUp(entry, set, full ? LOOKBACK_MILLIS : QUICK_LOOKBACK_MILLIS)
+          entry.applied = writes
           return now
         }))
         const set = entry.current
@@ -161,12 +166,12 @@ export const makeAnnIndex = (options: {
      */
     const schedule = (entry: Entry): Effect.Effect<void> =>
       Effect.sync(() => {
-        entry.dirty = true
+        entry.writes++
         if (entry.scheduled) return
         entry.scheduled = true
         const drain: Effect.Effect<void, Failure> = Effect.suspend(() => {
-          // Checked and cleared in one step with the write's `dirty = true`: no write is missed in between.
-          if (!entry.dirty) {
+          // Checked and ended in one step with the write's count: no write is missed in between.
+          if (entry.applied >= entry.writes) {
             entry.scheduled = false
             return Effect.void
           }
@@ -251,7 +256,7 @@ export const makeAnnIndex = (options: {
 
       deleted: Effect.sync(() => {
         for (const entry of entries.values()) {
-          entry.dirty = true
+          entry.writes++
           entry.countedAt = 0
         }
       }),

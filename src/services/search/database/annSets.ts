@@ -59,7 +59,13 @@ export interface Entry {
   /** How many vectors the settings had when the entry was made (decides whether a search waits for the build). */
   readonly initialCount: number
   rebuilding: boolean
-  dirty: boolean
+  /**
+   * This process's writes (and deletions) since the entry was made, counted; `applied` is the count when the last
+   * finished catch-up began reading. A search waits for a catch-up while `applied` is below the count it saw: one
+   * already under way (begun after the writes) is waited for too, not only one still to start.
+   */
+  writes: number
+  applied: number
   scheduled: boolean
   checkedAt: number
   countedAt: number
@@ -78,7 +84,8 @@ export const makeEntry = (settingsId: string, dimensions: number, initialCount: 
       ready: yield* Deferred.make<boolean>(),
       initialCount,
       rebuilding: false,
-      dirty: false,
+      writes: 0,
+      applied: 0,
       scheduled: false,
       checkedAt: 0,
       countedAt: yield* Clock.currentTimeMillis,
