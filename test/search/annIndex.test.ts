@@ -197,8 +197,13 @@ for (const dialect of dialects) {
           // And writes of another process while this one runs are found by the maintenance loop (every 5 s).
           const later = near(centers[9]!).map((x) => -2 * x)
           yield* writeDirectly(dialect, env, home, { datasetId: dataset.id, settingsId, externalId: "later", vector: later })
-          yield* Effect.sleep("6 seconds")
-          const [latest] = yield* search(dataset, { value: later }, 1)
+          // Looked for until 12 s: the loop's next look (5 s after its last one ended) under a loaded machine, and
+          // before the 15 s after which a search would look itself (that is not what this checks).
+          let latest: Hit | undefined
+          for (let waited = 0; waited < 12_000 && latest?.record.external_id !== "later"; waited += 500) {
+            yield* Effect.sleep("500 millis")
+            latest = (yield* search(dataset, { value: later }, 1))[0]
+          }
           expect(latest?.record.external_id).toBe("later")
         }))
         // Loaded, not rebuilt: the same set of files.
