@@ -55,6 +55,8 @@ export interface Entry {
   readonly settingsId: string
   readonly dimensions: number
   current: IndexSet | undefined
+  /** Whether the index was opened from its saved files (true) or is being built (false), once that is known. */
+  readonly fromFiles: Deferred.Deferred<boolean>
   readonly ready: Deferred.Deferred<boolean>
   /** How many vectors the settings had when the entry was made (decides whether a search waits for the build). */
   readonly initialCount: number
@@ -81,6 +83,7 @@ export const makeEntry = (settingsId: string, dimensions: number, initialCount: 
       settingsId,
       dimensions,
       current: undefined,
+      fromFiles: yield* Deferred.make<boolean>(),
       ready: yield* Deferred.make<boolean>(),
       initialCount,
       rebuilding: false,
