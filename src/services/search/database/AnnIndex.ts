@@ -8,8 +8,8 @@
  *   added in a worker thread (annWorker) so the event loop never waits for the graph;
  * - kept up to date by a catch-up that reads the vectors written since its watermark. In-process writes are counted
  *   and schedule a catch-up at once (debounced); a search first waits for a catch-up that began after the writes
- *   it saw (running one itself when none has). Other processes' writes are found by each index's maintenance loop every few seconds
- *   (by a search only when the loop is late), which alone also recounts and saves. The catch-up
+ *   it saw (running one itself when none has). Other processes' writes are found by each index's maintenance loop
+ *   every few seconds (by a search only when the loop is late), which alone also recounts and saves. The catch-up
  *   looks back a window before its watermark, because another process can commit a vector stamped slightly earlier
  *   than one already seen; vectors already applied (same key, same time) are skipped, so looking back costs a
  *   read of keys, not a re-add;
