@@ -216,6 +216,10 @@ for (const dialect of dialects) {
         yield* withServer(dialect, env, Effect.gen(function*() {
           const hits = yield* search(dataset, { value: queries[2] }, 10)
           expect(recall(hits, exact(corpus, queries[2]!, 10))).toBeGreaterThanOrEqual(0.8)
+          // The search was answered once the vectors were read (staged); the new set is saved once they are added.
+          for (let waited = 0; waited < 30_000 && savedSet(home, settingsId).set === loadedSet; waited += 200) {
+            yield* Effect.sleep("200 millis")
+          }
         }))
         expect(savedSet(home, settingsId).set).not.toBe(loadedSet)
       })), { timeout: 180_000 })

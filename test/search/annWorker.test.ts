@@ -98,4 +98,51 @@ describe("ANN worker segments", () => {
       yield* addAll(worker, "small", new Map(Array.from({ length: 30 }, (_, i) => [i + 1, near(i % 20, i + 1)])))
       expect((yield* worker.search("small", query, 100)).length).toBe(30)
     }), { timeout: 30_000 })
+
+  // A first build stages the vectors it read, then adds them: a search meanwhile scans the staged ones exactly.
+  for (const where of ["a file", "memory"] as const) {
+    it.scoped(`staged vectors (in ${where}) are searched exactly until added, and a key written again meanwhile keeps its new vector`, () =>
+      Effect.gen(function*() {
+        const { directory, worker } = yield* workerWithSet
+        const staging = where === "a file" ? path.join(directory, "staged.f32.tmp") : null
+        const all = new Map(Array.from({ length: 600 }, (_, i) => [i + 1, near(i % 20, i + 1)]))
+        for (let chunk = 0; chunk < 3; chunk++) {
+          const keys = Array.from({ length: 200 }, (_, i) => chunk * 200 + i + 1)
+          const state = yield* worker.stage("s", Float64Array.from(keys), Float32Array.from(keys.flatMap((key) => all.get(key)!)), staging)
+          expect(state).toEqual({ entries: (chunk + 1) * 200, delta: 0, staged: (chunk + 1) * 200 })
+        }
+        const nearest = (query: ReadonlyArray<number>) => Effect.map(worker.search("s", Float32Array.from(query), 10), (keys) => Array.from(keys))
+        const query = near(7, 77_777)
+        expect(yield* nearest(query)).toEqual(exactTop(all, query, 10))
+
+        // Part of the second chunk added: the rest of it is read from its middle (the copy of it in memory too).
+        expect(yield* worker.addStaged("s", 250, 1)).toEqual({ entries: 600, delta: 250, staged: 350 })
+        for (const key of [380, 599, 260, 30]) expect((yield* nearest(all.get(key)!))[0]).toBe(key)
+        const recallOf = (found: ReadonlyArray<number>, query: ReadonlyArray<number>) =>
+          exactTop(all, query, 10).filter((key) => found.includes(key)).length / 10
+        expect(recallOf(yield* nearest(query), query)).toBeGreaterThanOrEqual(0.9)
+
+        // A catch-up writes key 500, still staged, anew: its staged (older) vector is neither found nor added.
+        const before = all.get(500)!
+        const after = before.map((x) => -x)
+        yield* addAll(worker, "s", new Map([[500, after]]))
+        all.set(500, after)
+        expect(yield* nearest(before)).not.toContain(500)
+        expect(recallOf(yield* nearest(before), before)).toBeGreaterThanOrEqual(0.9)
+        expect(yield* worker.addStaged("s", 1_000, 1)).toEqual({ entries: 600, delta: 600, staged: 0 })
+        if (staging !== null) expect(fs.existsSync(staging)).toBe(false)
+        expect(yield* nearest(before)).not.toContain(500)
+        expect((yield* nearest(after))[0]).toBe(500)
+      }), { timeout: 30_000 })
+  }
+
+  it.scoped("a set closed before its staged vectors are added removes their file", () =>
+    Effect.gen(function*() {
+      const { directory, worker } = yield* workerWithSet
+      const staging = path.join(directory, "staged.f32.tmp")
+      yield* worker.stage("s", Float64Array.of(1, 2), Float32Array.from([...near(1, 1), ...near(2, 2)]), staging)
+      expect(fs.existsSync(staging)).toBe(true)
+      yield* worker.close("s")
+      expect(fs.existsSync(staging)).toBe(false)
+    }))
 })

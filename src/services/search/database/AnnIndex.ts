@@ -5,7 +5,8 @@
  *
  * The database is the truth and the index a cache that can always be rebuilt from it:
  * - built on first use (and when writes take the settings past the threshold), from the `vectors` table in pages,
- *   added in a worker thread (annWorker) so the event loop never waits for the graph;
+ *   added in a worker thread (annWorker) so the event loop never waits for the graph. A first build serves as soon
+ *   as it has read the vectors (staged, they are searched exactly until added), not once it has added them all;
  * - kept up to date by a catch-up that reads the vectors written since its watermark. In-process writes are counted
  *   and schedule a catch-up at once (debounced); a search first waits for a catch-up that began after the writes
  *   it saw (running one itself when none has). Other processes' writes are found by each index's maintenance loop
@@ -40,11 +41,6 @@ const OVERDUE_MILLIS = 3 * RECHECK_MILLIS
 /** How often the count of vectors is compared with the index (a count over a million rows is not free). */
 const COUNT_EVERY_MILLIS = 30_000
 const SAVE_EVERY_MILLIS = 30_000
-/**
- * A search waits for a first build this small (a few seconds); above it, it scans exactly meanwhile. It always waits
- * for an index opened from its saved files.
- */
-const WAIT_FOR_BUILDS_UP_TO = 100_000
 /** The index is rebuilt once it holds this fraction more entries than the database has vectors (deletions). */
 const STALE_FRACTION = 0.2
 const DEBOUNCE = "500 millis"
@@ -64,7 +60,7 @@ export const makeAnnIndex = (options: {
     // Background work runs in fibers of the index's own runtime, interrupted when its scope closes. Forked from the
     // request that wrote, a fiber would keep that request (and its parsed body) alive for as long as it ran.
     const inBackground = yield* FiberSet.runtime(yield* FiberSet.make())<never>()
-    const { catchUp, fill, opened, save } = makeAnnSets({ worker, files, rows })
+    const { addStaged, catchUp, fill, opened, save, stage } = makeAnnSets({ worker, files, rows })
 
     // ---- keeping it current -------------------------------------------------------------------------------------
 
@@ -190,24 +186,36 @@ export const makeAnnIndex = (options: {
         if (known !== undefined) return known
         const entry = yield* makeEntry(settingsId, dimensions, count)
         entries.set(settingsId, entry)
+        /** Serves this set; false (the set closed) when the entry was forgotten meanwhile. */
+        const serve = (set: IndexSet) =>
+          Effect.gen(function*() {
+            if (entries.get(settingsId) !== entry) return yield* Effect.as(Effect.ignore(worker.close(set.name)), false)
+            entry.current = set
+            yield* Deferred.succeed(entry.ready, true)
+            return true
+          })
         const start = Effect.gen(function*() {
           const loaded = yield* opened(entry)
-          yield* Deferred.succeed(entry.fromFiles, Option.isSome(loaded))
-          const set = Option.isSome(loaded) ? loaded.value : yield* fill(entry)
-          // A loaded index catches up from its saved watermark before it answers, without the look-back the first
-          // time: it does not know which of the keys stamped just before the watermark it holds (sealed segments
-          // cannot tell an update from a repeat), and re-adding them all would duplicate up to 30 s of writes. A
-          // late commit stamped before the watermark is found by the recount below (missing twice: a rebuild).
-          if (Option.isSome(loaded)) yield* entry.lock.withPermits(1)(catchUp(entry, set, 0))
-          entry.current = set
-          if (Option.isNone(loaded)) yield* save(entry, set)
+          if (Option.isSome(loaded)) {
+            // A loaded index catches up from its saved watermark before it answers, without the look-back the first
+            // time: it does not know which of the keys stamped just before the watermark it holds (sealed segments
+            // cannot tell an update from a repeat), and re-adding them all would duplicate up to 30 s of writes. A
+            // late commit stamped before the watermark is found by the recount below (missing twice: a rebuild).
+            yield* entry.lock.withPermits(1)(catchUp(entry, loaded.value, 0))
+            if (!(yield* serve(loaded.value))) return
+            yield* sync(entry, { force: true, upkeep: true })
+            // Deletions while no process held the index: compare the counts at once.
+            return yield* recount(entry, loaded.value)
+          }
+          // A first build serves once its vectors are read and staged (searched exactly until they are added), and
+          // catches up with what was written meanwhile before it adds them.
+          const set = yield* stage(entry)
+          if (!(yield* serve(set))) return
           yield* sync(entry, { force: true, upkeep: true })
-          // Deletions while no process held the index: compare the counts at once.
-          if (Option.isSome(loaded)) yield* recount(entry, set)
+          yield* addStaged(entry, set, { serving: true })
+          yield* entry.lock.withPermits(1)(entry.current === set ? save(entry, set) : Effect.void)
         })
-        inBackground(background(start, entry).pipe(
-          Effect.ensuring(Effect.zipRight(Deferred.succeed(entry.fromFiles, false), Deferred.succeed(entry.ready, true)))
-        ))
+        inBackground(background(start, entry).pipe(Effect.ensuring(Deferred.succeed(entry.ready, true))))
         inBackground(background(maintain(entry), entry))
         return entry
       })
@@ -218,7 +226,11 @@ export const makeAnnIndex = (options: {
         Effect.gen(function*() {
           const entry = entries.get(settingsId)
           entries.delete(settingsId)
-          if (entry?.current !== undefined) yield* Effect.ignore(worker.close(entry.current.name))
+          const set = entry?.current
+          if (entry === undefined || set === undefined) return
+          // Nothing of the entry's may use its set once closed (a first build still adding its staged vectors).
+          entry.current = undefined
+          yield* Effect.ignore(worker.close(set.name))
           if (removeFiles && files !== undefined) yield* files.remove(settingsId)
         }), { discard: true })
 
@@ -233,15 +245,11 @@ export const makeAnnIndex = (options: {
       candidates: (settingsId, dimensions, count, query, n) =>
         Effect.gen(function*() {
           const entry = yield* ensure(settingsId, dimensions, count)
-          if (entry.current === undefined) {
-            // Saved files open in moments (sealed segments are memory-mapped), then catch up with what was written
-            // since they were saved: worth waiting for. A first build of a large index takes minutes: the caller
-            // scans exactly meanwhile. (Before, a search after a restart at a million vectors on PostgreSQL scanned
-            // them all, 108 s, while the saved index was opening.)
-            const fromFiles = yield* Deferred.await(entry.fromFiles)
-            if (!fromFiles && entry.initialCount > WAIT_FOR_BUILDS_UP_TO) return Option.none()
-            yield* Deferred.await(entry.ready)
-          }
+          // Saved files open in moments (sealed segments are memory-mapped) and catch up with what was written since
+          // they were saved; a first build serves once it has read every vector (seconds at a million), long before
+          // it has added them (minutes). Either is sooner than scanning every vector exactly, which is what a search
+          // did meanwhile before: 108 s at a million vectors on PostgreSQL.
+          if (entry.current === undefined) yield* Deferred.await(entry.ready)
           yield* sync(entry, { force: false, upkeep: false })
           const set = entry.current
           if (set === undefined) return Option.none()

@@ -15,8 +15,8 @@
  *   grows with how few passed, until enough allowed candidates come back; past CHECK_UP_TO candidates the allowed
  *   set is read after all and checked here, and when the index runs out it is scanned exactly. So `limit` results
  *   come back whenever `limit` allowed records have vectors.
- * - While an index is first built (over a large table), and when it fails, searches scan the database exactly in
- *   pages: correct, and slow at a million vectors.
+ * - When an index fails, searches scan the database exactly in pages: correct, and slow at a million vectors. (A
+ *   first build serves as soon as it has read the vectors: see AnnIndex.)
  */
 import { Effect, Option } from "effect"
 import type { VectorSettingsId } from "../../../domain/Ids.js"

@@ -33,9 +33,11 @@ export const searchSegments = (
   segments: ReadonlyArray<{ readonly index: SegmentIndex; readonly sealed: boolean }>,
   vector: Float32Array,
   k: number,
-  sealedExpansion: number
+  sealedExpansion: number,
+  /** Keys found outside the segments, with their cosine distance: a first build's staged vectors (see `stage`). */
+  found: Iterable<readonly [number, number]> = []
 ): Array<number> => {
-  const best = new Map<number, number>()
+  const best = new Map<number, number>(found)
   const ask = (index: SegmentIndex, n: number) => {
     const found = index.search(vector, n, 1)
     for (let i = 0; i < found.keys.length; i++) {
@@ -68,7 +70,7 @@ const searchSegments = ${searchSegments.toString()}
 const { parentPort, workerData } = require("node:worker_threads")
 const fs = require("node:fs")
 const crypto = require("node:crypto")
-const { Index } = require(workerData.usearch)
+const { Index, exactSearch } = require(workerData.usearch)
 const sets = new Map()
 const make = (dimensions, expansionSearch = workerData.expansionSearch) => new Index({
   dimensions, metric: "cos", quantization: "i8", multi: false,
@@ -85,8 +87,59 @@ const setOf = (name) => {
   if (set === undefined) throw new Error("no index set " + name)
   return set
 }
-const entries = (set) => set.sealed.reduce((n, s) => n + s.size(), 0) + set.delta.size()
-const state = (set) => ({ entries: entries(set), delta: set.delta.size() })
+const staged = (set) => (set.staged === undefined ? 0 : set.staged.remaining)
+const entries = (set) => set.sealed.reduce((n, s) => n + s.size(), 0) + set.delta.size() + staged(set)
+const state = (set) => ({ entries: entries(set), delta: set.delta.size(), staged: staged(set) })
+// A first build's vectors wait here between being read from the database and being added to the graph (see
+// AnnIndex): in chunks as they came, in a file of float32s (or in memory, with no file), each chunk added from its
+// "from" on. Until they are added a search scans them exactly: a million of 384 dimensions take ~0.3 s here.
+const stagingOf = (set, path) => {
+  if (set.staged === undefined) {
+    set.staged = { chunks: [], remaining: 0, path, fd: path === null ? null : fs.openSync(path, "w+"), end: 0, replaced: new Set() }
+  }
+  return set.staged
+}
+const unstage = (set) => {
+  const staging = set.staged
+  if (staging === undefined) return
+  set.staged = undefined
+  if (staging.fd !== null) {
+    fs.closeSync(staging.fd)
+    fs.rmSync(staging.path, { force: true })
+  }
+}
+const stagedVectors = (set, chunk, from, to) => {
+  const d = set.dimensions
+  // A copy, not a view: usearch's exactSearch reads a typed array from the start of its buffer, whatever its offset.
+  if (chunk.vectors !== undefined) return chunk.vectors.slice(from * d, to * d)
+  const vectors = new Float32Array((to - from) * d)
+  fs.readSync(set.staged.fd, new Uint8Array(vectors.buffer), 0, vectors.byteLength, chunk.offset + from * d * 4)
+  return vectors
+}
+// The staged vectors nearest the query, with their cosine distance (as the segments measure it). A staged key a
+// catch-up has since added anew is left out: its staged vector is the older one.
+const searchStaged = (set, vector, k) => {
+  const found = []
+  if (set.staged === undefined) return found
+  for (const chunk of set.staged.chunks) {
+    const n = chunk.keys.length - chunk.from
+    if (n === 0) continue
+    const matches = exactSearch(stagedVectors(set, chunk, chunk.from, chunk.keys.length), vector, set.dimensions, Math.min(k, n), "cos", 1)
+    for (let i = 0; i < matches.keys.length; i++) {
+      const key = chunk.keys[chunk.from + Number(matches.keys[i])]
+      if (!set.staged.replaced.has(key)) found.push([key, matches.distances[i]])
+    }
+  }
+  return found
+}
+const addTo = (target, keys, vectors, threads) => {
+  const keyList = new BigUint64Array(keys.length)
+  for (let i = 0; i < keys.length; i++) keyList[i] = BigInt(keys[i])
+  const present = target.delta.contains(keyList)
+  const again = keyList.filter((_, i) => present[i])
+  if (again.length > 0) target.delta.remove(again)
+  target.delta.add(keyList, vectors, threads)
+}
 // A checksum guards loading: usearch aborts the whole process on some malformed files instead of throwing.
 const digest = (file) => {
   const hash = crypto.createHash("sha256")
@@ -127,12 +180,47 @@ const ops = {
   },
   add({ set, keys, vectors, threads }) {
     const target = setOf(set)
-    const keyList = new BigUint64Array(keys.length)
-    for (let i = 0; i < keys.length; i++) keyList[i] = BigInt(keys[i])
-    const present = target.delta.contains(keyList)
-    const again = keyList.filter((_, i) => present[i])
-    if (again.length > 0) target.delta.remove(again)
-    target.delta.add(keyList, vectors, threads)
+    if (target.staged !== undefined) for (const key of keys) target.staged.replaced.add(key)
+    addTo(target, keys, vectors, threads)
+    return state(target)
+  },
+  stage({ set, keys, vectors, path }) {
+    const target = setOf(set)
+    const staging = stagingOf(target, path)
+    const chunk = { keys, from: 0 }
+    if (staging.fd === null) chunk.vectors = vectors
+    else {
+      fs.writeSync(staging.fd, new Uint8Array(vectors.buffer, vectors.byteOffset, vectors.byteLength), 0, vectors.byteLength, staging.end)
+      chunk.offset = staging.end
+      staging.end += vectors.byteLength
+    }
+    staging.chunks.push(chunk)
+    staging.remaining += keys.length
+    return state(target)
+  },
+  addStaged({ set, count, threads }) {
+    const target = setOf(set)
+    const staging = target.staged
+    for (let left = count; staging !== undefined && left > 0 && staging.chunks.length > 0;) {
+      const chunk = staging.chunks[0]
+      const to = Math.min(chunk.keys.length, chunk.from + left)
+      const keys = chunk.keys.subarray(chunk.from, to)
+      const vectors = stagedVectors(target, chunk, chunk.from, to)
+      const kept = []
+      for (let i = 0; i < keys.length; i++) if (!staging.replaced.has(keys[i])) kept.push(i)
+      if (kept.length === keys.length) addTo(target, keys, vectors, threads)
+      else if (kept.length > 0) {
+        const d = target.dimensions
+        const keptVectors = new Float32Array(kept.length * d)
+        kept.forEach((i, j) => keptVectors.set(vectors.subarray(i * d, (i + 1) * d), j * d))
+        addTo(target, Float64Array.from(kept, (i) => keys[i]), keptVectors, threads)
+      }
+      staging.remaining -= to - chunk.from
+      left -= to - chunk.from
+      chunk.from = to
+      if (chunk.from === chunk.keys.length) staging.chunks.shift()
+    }
+    if (staging !== undefined && staging.chunks.length === 0) unstage(target)
     return state(target)
   },
   seal({ set, path }) {
@@ -154,10 +242,16 @@ const ops = {
     const target = setOf(set)
     const segments = target.sealed.map((index) => ({ index, sealed: true }))
     segments.push({ index: target.delta, sealed: false })
-    return { keys: Float64Array.from(searchSegments(segments, vector, k, workerData.sealedExpansion)) }
+    const staged = searchStaged(target, vector, k)
+    return { keys: Float64Array.from(searchSegments(segments, vector, k, workerData.sealedExpansion, staged)) }
   },
   state({ set }) { return state(setOf(set)) },
-  close({ set }) { sets.delete(set); return null }
+  close({ set }) {
+    const target = sets.get(set)
+    if (target !== undefined) unstage(target)
+    sets.delete(set)
+    return null
+  }
 }
 parentPort.on("message", ({ id, op, args }) => {
   try {
@@ -194,7 +288,8 @@ export const SEALED_EXPANSION = 64
 export const SegmentFile = Schema.Struct({ path: Schema.String, sha256: Schema.String })
 export type SegmentFile = typeof SegmentFile.Type
 
-const SetState = Schema.Struct({ entries: Schema.Number, delta: Schema.Number })
+/** What a set holds: `entries` in all, of them `delta` in the in-memory delta and `staged` not added yet (see `stage`). */
+const SetState = Schema.Struct({ entries: Schema.Number, delta: Schema.Number, staged: Schema.Number })
 export type SetState = typeof SetState.Type
 const decodeState = Schema.decodeUnknown(SetState)
 const decodeSealed = Schema.decodeUnknown(Schema.Struct({ ...SetState.fields, file: SegmentFile }))
@@ -212,6 +307,14 @@ export interface AnnWorker {
   ) => Effect.Effect<SetState, WorkerCallError>
   /** Adds (or replaces) vectors: `vectors` holds `keys.length` unit vectors, one after the other; it is transferred. */
   readonly add: (set: string, keys: Float64Array, vectors: Float32Array, threads: number) => Effect.Effect<SetState, WorkerCallError>
+  /**
+   * Stages vectors (`keys.length` unit vectors, transferred) for a first build: searched exactly at once, added to
+   * the graph by `addStaged`. They are written to `path` (a file the set removes once they are all added, or when it
+   * is closed), or kept in memory when it is null. A key added by `add` meanwhile is not added again from here.
+   */
+  readonly stage: (set: string, keys: Float64Array, vectors: Float32Array, path: string | null) => Effect.Effect<SetState, WorkerCallError>
+  /** Adds up to `count` of the staged vectors, in the order they were staged. */
+  readonly addStaged: (set: string, count: number, threads: number) => Effect.Effect<SetState, WorkerCallError>
   /** Saves the delta to `path` and serves it memory-mapped from there on, with a new empty delta. */
   readonly seal: (set: string, path: string) => Effect.Effect<SetState & { readonly file: SegmentFile }, WorkerCallError>
   /** Saves the delta to `path` (nothing when it is empty). */
@@ -248,6 +351,12 @@ export const makeAnnWorker: Effect.Effect<AnnWorker, never, Scope.Scope> = Effec
         call("add", { set, keys, vectors, threads }, [keys.buffer as ArrayBuffer, vectors.buffer as ArrayBuffer]),
         replied(decodeState)
       ),
+    stage: (set, keys, vectors, path) =>
+      Effect.flatMap(
+        call("stage", { set, keys, vectors, path }, [keys.buffer as ArrayBuffer, vectors.buffer as ArrayBuffer]),
+        replied(decodeState)
+      ),
+    addStaged: (set, count, threads) => Effect.flatMap(call("addStaged", { set, count, threads }), replied(decodeState)),
     seal: (set, path) => Effect.flatMap(call("seal", { set, path }), replied(decodeSealed)),
     saveDelta: (set, path) => Effect.flatMap(call("saveDelta", { set, path }), replied(decodeSaved)),
     search: (set, vector, k) =>
