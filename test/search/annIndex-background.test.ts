@@ -10,7 +10,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { SqlClient, type Statement } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
-import { Context, Deferred, Effect, Fiber, Option, TestClock } from "effect"
+import { Clock, Context, Deferred, Effect, Fiber, Option, TestClock } from "effect"
 import { makeAnnIndex } from "../../src/services/search/database/AnnIndex.js"
 import { annFiles } from "../../src/services/search/database/annFiles.js"
 import { type AnnWorker, makeAnnWorker } from "../../src/services/search/database/annWorker.js"
@@ -225,6 +225,14 @@ describe("ANN index background work", () => {
         // The nearest, (1, 1, 0, 0), found among the staged vectors while adding them was held.
         expect(Option.map(found, ({ entries, keys }) => ({ entries, nearest: keys[0] }))).toEqual(Option.some({ entries: 300, nearest: first!.key }))
         expect(adding).toBe(1)
+        // A write meanwhile is caught up and found: the adding does not hold the index's lock (a loop that took it for
+        // each batch starved the catch-ups, and the searches waiting for them, for minutes at a million vectors).
+        yield* write(yield* Clock.currentTimeMillis)
+        yield* ann.written([settings])
+        const written = yield* ann.candidates(settings.id, settings.dimensions, 1_000_000, Float32Array.of(1 / Math.hypot(1, 301), 301 / Math.hypot(1, 301), 0, 0), 1)
+        const [last] = yield* sql<{ key: number }>`select max(r.rowid) as key from records r join vectors v on v.record_id = r.id
+          where v.vector_settings_id = ${settings.id}`
+        expect(Option.map(written, ({ keys }) => keys[0])).toEqual(Option.some(last!.key))
         // Not saved yet: the saved files would not hold the staged vectors their watermark promises.
         const saved = path.join(home, "vectors", `${settings.id}.json`)
         expect(fs.existsSync(saved)).toBe(false)

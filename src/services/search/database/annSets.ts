@@ -4,7 +4,7 @@
  * one from its files. AnnIndex decides when each of these runs (and under which lock); nothing here schedules.
  */
 import type { SqlError } from "@effect/sql"
-import { Clock, Deferred, Effect, Option, type ParseResult } from "effect"
+import { Clock, Deferred, Effect, Fiber, Option, type ParseResult } from "effect"
 import type { AnnFiles } from "./annFiles.js"
 import type { AnnWorker, SegmentFile, SetState } from "./annWorker.js"
 import { normalise } from "./vectorMath.js"
@@ -194,17 +194,21 @@ export const makeAnnSets = (options: {
       yield* worker.create(set.name, entry.dimensions)
       const staging = files === undefined ? null : `${yield* files.folder(entry.settingsId, set.name)}/staged.f32.tmp`
       const { dimensions } = entry
-      for (let after: string | undefined;;) {
-        const page = (yield* rows.page(entry.settingsId, after, STAGE_PAGE)).filter((row) => row.value.byteLength === dimensions * 8)
-        if (page.length > 0) {
-          const keys = Float64Array.from(page, (row) => row.key)
-          const data = new Float32Array(page.length * dimensions)
-          page.forEach((row, i) => normalise(float64sOf(row.value), data, i * dimensions))
+      // The next page is read while this one is converted and staged: the database and the server overlap.
+      const read = (after: string | undefined) => Effect.fork(rows.page(entry.settingsId, after, STAGE_PAGE))
+      for (let reading = yield* read(undefined);;) {
+        const page = yield* Fiber.join(reading)
+        const more = page.length === STAGE_PAGE
+        if (more) reading = yield* read(page[page.length - 1]!.id)
+        const valid = page.filter((row) => row.value.byteLength === dimensions * 8)
+        if (valid.length > 0) {
+          const keys = Float64Array.from(valid, (row) => row.key)
+          const data = new Float32Array(valid.length * dimensions)
+          valid.forEach((row, i) => normalise(float64sOf(row.value), data, i * dimensions))
           update(set, yield* worker.stage(set.name, keys, data, staging))
-          remember(set, page)
+          remember(set, valid)
         }
-        if (page.length < STAGE_PAGE) break
-        after = page[page.length - 1]?.id
+        if (!more) break
       }
       yield* Effect.logInfo(
         `vector index of settings ${entry.settingsId}: ${set.entries} vectors read in ${(yield* Clock.currentTimeMillis) - started} ms`
@@ -213,17 +217,20 @@ export const makeAnnSets = (options: {
     })
 
   /**
-   * Adds a staged set's vectors to its graph, a batch at a time. A set that `serving` takes the index's lock for each
-   * batch (catch-ups and searches' waits take turns with it), and stops once it no longer serves (replaced, forgotten).
+   * Adds a staged set's vectors to its graph, a batch at a time. A set that is `serving` stops once it no longer does
+   * (replaced, forgotten), and seals its full delta under the index's lock, as catch-ups do. The batches do not take
+   * the lock: a loop that takes it again as soon as it lets go never lets a waiter have it (Effect's semaphore hands
+   * a freed permit to whoever asks first), and catch-ups and the searches that wait for them starved for minutes.
    */
   const addStaged = (entry: Entry, set: IndexSet, options: { readonly serving: boolean }): Effect.Effect<void, Failure> =>
     Effect.gen(function*() {
       const started = yield* Clock.currentTimeMillis
-      // Two threads: a build is the one time the index may use the whole machine.
-      const batch = Effect.zipRight(Effect.map(worker.addStaged(set.name, BATCH, 2), (state) => update(set, state)), sealIfFull(entry, set))
+      const seal = options.serving ? entry.lock.withPermits(1)(sealIfFull(entry, set)) : sealIfFull(entry, set)
       while (set.staged > 0) {
-        if (!options.serving) yield* batch
-        else if (!(yield* entry.lock.withPermits(1)(entry.current === set ? Effect.as(batch, true) : Effect.succeed(false)))) return
+        if (options.serving && entry.current !== set) return
+        // Two threads: a build is the one time the index may use the whole machine.
+        update(set, yield* worker.addStaged(set.name, BATCH, 2))
+        if (set.delta >= SEGMENT_VECTORS) yield* seal
       }
       yield* Effect.logInfo(
         `vector index of settings ${entry.settingsId}: built, ${set.entries} vectors added in ${(yield* Clock.currentTimeMillis) - started} ms`
