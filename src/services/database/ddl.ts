@@ -31,5 +31,12 @@ export const columnTypes = (sql: SqlClient.SqlClient) =>
 export const insertionOrder = (sql: SqlClient.SqlClient): string =>
   sql.onDialectOrElse({ pg: () => "seq", orElse: () => "rowid" })
 
+/**
+ * Written before a column in a condition (`${notIndexed}column = ?`), keeps SQLite from serving the condition from an
+ * index on that column (its unary `+`), where a walk of another index in order is what a keyset page needs; nothing
+ * on PostgreSQL, which plans from statistics.
+ */
+export const notIndexed = (sql: SqlClient.SqlClient): string => sql.onDialectOrElse({ pg: () => "", orElse: () => "+" })
+
 /** `for update` where the dialect has row locks (PostgreSQL); SQLite serialises writers anyway. */
 export const forUpdate = (sql: SqlClient.SqlClient): string => sql.onDialectOrElse({ pg: () => "for update", orElse: () => "" })

@@ -3,7 +3,7 @@ import { Effect, Schema } from "effect"
 import { DatasetId, RecordId } from "../../domain/Ids.js"
 import { DbInt } from "../database/columns.js"
 import { Database } from "../database/Database.js"
-import { forUpdate, insertionOrder } from "../database/ddl.js"
+import { forUpdate, insertionOrder, notIndexed } from "../database/ddl.js"
 import { decodeRecordRows, encodeRecordRow, RecordRow } from "./rows.js"
 
 const InDataset = Schema.Struct({ datasetId: DatasetId, ids: Schema.Array(Schema.String) })
@@ -13,6 +13,7 @@ export class RecordsRepo extends Effect.Service<RecordsRepo>()("Gloss/RecordsRep
     const { sql } = yield* Database
     const order = sql.unsafe(insertionOrder(sql))
     const lock = sql.unsafe(forUpdate(sql))
+    const byKey = sql.unsafe(notIndexed(sql))
 
     const findById = SqlSchema.findOne({
       Request: RecordId,
@@ -49,6 +50,16 @@ export class RecordsRepo extends Effect.Service<RecordsRepo>()("Gloss/RecordsRep
     const page = (datasetId: DatasetId, offset: number, limit: number) =>
       Effect.flatMap(
         sql`select * from records where dataset_id = ${datasetId} order by ${order} limit ${limit} offset ${offset}`,
+        decodeRecordRows
+      )
+    // Every record of a dataset (a reindex) is read by keyset on the primary key: an offset reads and drops every
+    // record before it, 0.6 s for a page at 900 000 on PostgreSQL, and a walk through a million took minutes. SQLite
+    // must walk the primary key's index in order (`+dataset_id`), or it reads and sorts the dataset's every record for
+    // each page.
+    const pageAfter = (datasetId: DatasetId, after: string | undefined, limit: number) =>
+      Effect.flatMap(
+        sql`select * from records where ${byKey}dataset_id = ${datasetId}${after === undefined ? sql`` : sql` and id > ${after}`}
+          order by id limit ${limit}`,
         decodeRecordRows
       )
     const count = SqlSchema.single({
@@ -126,6 +137,9 @@ export class RecordsRepo extends Effect.Service<RecordsRepo>()("Gloss/RecordsRep
       findByExternalIds: (datasetId: DatasetId, ids: ReadonlyArray<string>) =>
         findByExternalIds({ datasetId, ids }).pipe(Effect.orDie),
       page: (datasetId: DatasetId, offset: number, limit: number) => page(datasetId, offset, limit).pipe(Effect.orDie),
+      /** Up to `limit` records of the dataset after the one with id `after`, in id order. */
+      pageAfter: (datasetId: DatasetId, after: string | undefined, limit: number) =>
+        pageAfter(datasetId, after, limit).pipe(Effect.orDie),
       count: (datasetId: DatasetId) => count(datasetId).pipe(Effect.map(({ n }) => n), Effect.orDie),
       insertMany: (rows: ReadonlyArray<RecordRow>) => rows.length === 0 ? Effect.void : insertMany(rows).pipe(Effect.orDie),
       replace: (row: RecordRow) => replace(row).pipe(Effect.orDie),

@@ -98,13 +98,13 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
       yield* engine.deleteIndex(datasetId)
       yield* engine.createIndex(schema)
       let indexed = 0
-      for (let offset = 0; ; offset += REINDEX_PAGE) {
-        const rows = yield* records.page(datasetId, offset, REINDEX_PAGE)
-        if (rows.length === 0) break
-        yield* engine.indexRecords(schema, yield* documents(rows))
+      for (let after: string | undefined;;) {
+        const rows = yield* records.pageAfter(datasetId, after, REINDEX_PAGE)
+        if (rows.length > 0) yield* engine.indexRecords(schema, yield* documents(rows))
         indexed += rows.length
+        if (rows.length < REINDEX_PAGE) return indexed
+        after = rows[rows.length - 1]!.id
       }
-      return indexed
     })
 
     /** Rebuilds every published dataset's index (or the one given); returns how many records each holds. */

@@ -6,7 +6,7 @@
 import type { SqlClient, SqlError, Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { DbInt, DbTimestamp, timestampOf } from "../../database/columns.js"
-import { insertionOrder } from "../../database/ddl.js"
+import { insertionOrder, notIndexed } from "../../database/ddl.js"
 import { intOf, isNumberOrNull, plainRows } from "../../database/plainRows.js"
 
 /** Keys per `in (…)` list: well under SQLite's 32 766 parameters, and a short statement for PostgreSQL to plan. */
@@ -54,7 +54,7 @@ export const vectorRows = (sql: SqlClient.SqlClient, read: Read, options?: { rea
   // SQLite's planner, left alone, serves every read here from the settings' index on `vectors`, walking all vectors of
   // the settings; these two steer it (PostgreSQL plans from its statistics and needs neither):
   // - `+column` keeps a condition from choosing an index (a page must walk the (record_id, settings) index in order);
-  const byRecordIndex = sql.unsafe(sql.onDialectOrElse({ pg: () => "", orElse: () => "+" }))
+  const byRecordIndex = sql.unsafe(notIndexed(sql))
   // - CROSS JOIN fixes the join order, so that a lookup by key starts from the records: otherwise finding a hundred
   //   vectors walked them all, 27 ms at 30 000 vectors and 0.9 s at a million, for each search's rescoring.
   const recordsThenVectors = sql.unsafe(sql.onDialectOrElse({ pg: () => "join", orElse: () => "cross join" }))
