@@ -157,6 +157,20 @@ for (const [name, dialect, env] of serverSetups) {
           expect(repo?.commits).toHaveLength(2)
         }))
 
+      it.scoped("export: more records than a page of 1 000, each once, in the order they were added", () =>
+        Effect.gen(function*() {
+          const hub = yield* Hub
+          const { dataset, gloss } = yield* importTarget()
+          const count = 2_003
+          yield* gloss.records.log(dataset, Array.from({ length: count }, (_, i) => ({ external_id: `k${i}`, fields: { text: `t${i}` } })))
+          const client = yield* clientFor(OWNER.apiKey)
+          const repoId = `org/pages-${dialect}-${Date.now()}`
+          const started = yield* client.datasets.exportToHub({ path: { id: dataset.id }, payload: { name: repoId, token: HUB_TOKEN } })
+          expect((yield* settled(started.id)).progress).toMatchObject({ done: count, total: count })
+          const rows = yield* parquetRows(hub.repos.get(repoId)?.files.get("data/train-00000-of-00001.parquet"))
+          expect(rows.map((row) => row["id"])).toEqual(Array.from({ length: count }, (_, i) => `k${i}`))
+        }))
+
       it.scoped("export: 422 without records or with a bad repo id or token, 404 unknown, 403 annotator; a refused token fails the job saying why", () =>
         Effect.gen(function*() {
           const gloss = yield* ownerGloss()

@@ -13,7 +13,7 @@ import { AnswersRepo } from "./AnswersRepo.js"
 import { DatasetSchemas } from "../datasets/DatasetSchemas.js"
 import { type Include, INCLUDE_EVERYTHING, INCLUDE_NOTHING, parseInclude } from "./include.js"
 import { RecordsRepo } from "./RecordsRepo.js"
-import type { SuggestionRow, VectorRow } from "./rows.js"
+import type { RecordRow, SuggestionRow, VectorRow } from "./rows.js"
 import { suggestionRows } from "./suggestionRows.js"
 import { validateMetadata } from "./validation/metadata.js"
 import { validateVectors } from "./validation/vectors.js"
@@ -58,12 +58,38 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
         return { record, dataset }
       })
 
+    /** A page of the dataset's records as `actor` sees them, read by `read` once the caller may list them. */
+    const listed = <A extends { readonly rows: ReadonlyArray<RecordRow> }>(
+      actor: User,
+      datasetId: DatasetId,
+      include: ReadonlyArray<string> | undefined,
+      read: Effect.Effect<A>
+    ) =>
+      Effect.gen(function*() {
+        const included = yield* includeOrFail(include)
+        const dataset = yield* datasets.access(actor, datasetId, "records.list")
+        const { rows, ...rest } = yield* read
+        return { items: yield* views.show(rows, included, yield* viewers.of(actor, dataset)), ...rest }
+      })
+
     const list = Effect.fn("Records.list")(
       function*(actor: User, datasetId: DatasetId, page: { offset: number; limit: number; include?: ReadonlyArray<string> | undefined }) {
-        const include = yield* includeOrFail(page.include)
-        const dataset = yield* datasets.access(actor, datasetId, "records.list")
-        const [rows, total] = yield* Effect.all([repo.page(datasetId, page.offset, page.limit), repo.count(datasetId)])
-        return { items: yield* views.show(rows, include, yield* viewers.of(actor, dataset)), total }
+        const read = Effect.map(
+          Effect.all([repo.page(datasetId, page.offset, page.limit), repo.count(datasetId)]),
+          ([rows, total]) => ({ rows, total })
+        )
+        return yield* listed(actor, datasetId, page.include, read)
+      }
+    )
+
+    /**
+     * Every record of the dataset, a page at a time in insertion order, for a walk through all of them (an export):
+     * by keyset, without a count, where `list`'s offset reads and drops every record before its page (see
+     * RecordsRepo.pageAfter). `next` goes into the next call; undefined on the last page.
+     */
+    const listAfter = Effect.fn("Records.listAfter")(
+      function*(actor: User, datasetId: DatasetId, page: { after: number | undefined; limit: number; include?: ReadonlyArray<string> | undefined }) {
+        return yield* listed(actor, datasetId, page.include, repo.pageAfter(datasetId, page.after, page.limit))
       }
     )
 
@@ -132,7 +158,7 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
       )
     })
 
-    return { access, list, get, update, delete: remove, deleteMany } as const
+    return { access, list, listAfter, get, update, delete: remove, deleteMany } as const
   }),
   dependencies: [
     RecordsRepo.Default,

@@ -98,12 +98,12 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
       yield* engine.deleteIndex(datasetId)
       yield* engine.createIndex(schema)
       let indexed = 0
-      for (let after: string | undefined;;) {
-        const rows = yield* records.pageAfter(datasetId, after, REINDEX_PAGE)
+      for (let after: number | undefined;;) {
+        const { next, rows } = yield* records.pageAfter(datasetId, after, REINDEX_PAGE)
         if (rows.length > 0) yield* engine.indexRecords(schema, yield* documents(rows))
         indexed += rows.length
-        if (rows.length < REINDEX_PAGE) return indexed
-        after = rows[rows.length - 1]!.id
+        if (next === undefined) return indexed
+        after = next
       }
     })
 
