@@ -242,8 +242,8 @@ const ops = {
     const target = setOf(set)
     const segments = target.sealed.map((index) => ({ index, sealed: true }))
     segments.push({ index: target.delta, sealed: false })
-    const staged = searchStaged(target, vector, k)
-    return { keys: Float64Array.from(searchSegments(segments, vector, k, workerData.sealedExpansion, staged)) }
+    const fromStaged = searchStaged(target, vector, k)
+    return { keys: Float64Array.from(searchSegments(segments, vector, k, workerData.sealedExpansion, fromStaged)) }
   },
   state({ set }) { return state(setOf(set)) },
   close({ set }) {
