@@ -9,7 +9,7 @@ import { intOf, plainRows, rememberedRows } from "../../src/services/database/pl
 import { DbInt } from "../../src/services/database/columns.js"
 import { decodeRecordRows, RecordRow } from "../../src/services/records/rows.js"
 import { decodeHits } from "../../src/services/search/database/pages.js"
-import { decodeValued, Valued } from "../../src/services/search/database/vectorRows.js"
+import { decodeStamped, decodeValued, Stamped, Valued } from "../../src/services/search/database/vectorRows.js"
 import { RecordId } from "../../src/domain/Ids.js"
 
 const ID = "0b9f6c1e-4a57-4a8f-9d5e-2f6a1c3b7d10"
@@ -91,11 +91,12 @@ describe("decodeHits", () => {
   }
 })
 
-describe("decodeValued", () => {
-  const vector = { key: 3, id: ID, value: new Uint8Array(16), at: "2026-11-22T08:00:00.123Z" }
+describe("decodeValued and decodeStamped", () => {
+  const vector = { key: 3, id: ID, value: new Uint8Array(16), at: "2026-11-22T08:00:00.123Z", version: 0 }
   const rows: ReadonlyArray<[string, unknown]> = [
     ["as SQLite returns it", vector],
-    ["PostgreSQL's bigint key and Date", { ...vector, key: "42", at: new Date(5) }],
+    ["PostgreSQL's bigint key, row version and Date", { ...vector, key: "42", version: "3735928559", at: new Date(5) }],
+    ["no row version", { ...vector, version: undefined }],
     ["a Buffer value", { ...vector, value: Buffer.from([1, 2, 3]) }],
     ["a timestamp without a zone", { ...vector, at: "2026-11-22 08:00:00" }],
     ["an unreadable timestamp", { ...vector, at: "yesterday" }],
@@ -105,7 +106,11 @@ describe("decodeValued", () => {
   ]
   for (const [name, row] of rows) {
     it(`decodes ${name} as the schema does`, () => {
-      for (const read of [[row], [vector, row]]) expect(byFastPath(decodeValued, read)).toStrictEqual(bySchema(Valued, read))
+      for (const read of [[row], [vector, row]]) {
+        expect(byFastPath(decodeValued, read)).toStrictEqual(bySchema(Valued, read))
+        // A stamp is the same row without its value (which then is ignored, as any column the schema does not name).
+        expect(byFastPath(decodeStamped, read)).toStrictEqual(bySchema(Stamped, read))
+      }
     })
   }
 })

@@ -28,6 +28,7 @@ import { Clock, Deferred, Effect, FiberSet, Option, type Scope } from "effect"
 import type { AnnFiles } from "./annFiles.js"
 import { type Entry, type Failure, type IndexSet, LOOKBACK_MILLIS, makeAnnSets, makeEntry, QUICK_LOOKBACK_MILLIS } from "./annSets.js"
 import type { AnnWorker } from "./annWorker.js"
+import type { VectorCopies } from "./vectorCopies.js"
 import { type Read, vectorRows } from "./vectorRows.js"
 
 /** Other processes' writes are looked for this often, by each index's maintenance loop (as VectorIndex does). */
@@ -51,16 +52,18 @@ export const makeAnnIndex = (options: {
   readonly worker: AnnWorker
   /** Undefined: kept in memory only (an in-memory database). */
   readonly files: AnnFiles | undefined
+  /** Copies of the vectors added, for rescoring (PostgreSQL only, see vectorCopies). */
+  readonly copies?: VectorCopies | undefined
   readonly annFrom: number
 }): Effect.Effect<AnnIndex, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const { files, worker } = options
+    const { copies, files, worker } = options
     const rows = vectorRows(options.sql, options.read)
     const entries = new Map<string, Entry>()
     // Background work runs in fibers of the index's own runtime, interrupted when its scope closes. Forked from the
     // request that wrote, a fiber would keep that request (and its parsed body) alive for as long as it ran.
     const inBackground = yield* FiberSet.runtime(yield* FiberSet.make())<never>()
-    const { addStaged, catchUp, fill, opened, save, stage } = makeAnnSets({ worker, files, rows })
+    const { addStaged, catchUp, fill, opened, save, stage } = makeAnnSets({ worker, files, rows, copies })
 
     // ---- keeping it current -------------------------------------------------------------------------------------
 
@@ -227,11 +230,16 @@ export const makeAnnIndex = (options: {
           const entry = entries.get(settingsId)
           entries.delete(settingsId)
           const set = entry?.current
-          if (entry === undefined || set === undefined) return
-          // Nothing of the entry's may use its set once closed (a first build still adding its staged vectors).
-          entry.current = undefined
-          yield* Effect.ignore(worker.close(set.name))
-          if (removeFiles && files !== undefined) yield* files.remove(settingsId)
+          if (entry !== undefined && set !== undefined) {
+            // Nothing of the entry's may use its set once closed (a first build still adding its staged vectors).
+            entry.current = undefined
+            yield* Effect.ignore(worker.close(set.name))
+          }
+          // Whether or not this process used them: a deleted dataset's files (and its copies, gigabytes at a million
+          // vectors) must not stay behind because another process served its searches.
+          if (!removeFiles) return
+          if (files !== undefined) yield* files.remove(settingsId)
+          copies?.remove(settingsId)
         }), { discard: true })
 
     return {

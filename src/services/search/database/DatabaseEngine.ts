@@ -20,6 +20,7 @@ import { makeAnnIndex } from "./AnnIndex.js"
 import { annFiles } from "./annFiles.js"
 import { makeAnnWorker } from "./annWorker.js"
 import { decodeHits, page, rankedPage } from "./pages.js"
+import { makeVectorCopies } from "./vectorCopies.js"
 import { vectorIndex } from "./VectorIndex.js"
 import { vectorRows } from "./vectorRows.js"
 import { type Allowed, makeVectorSearch } from "./VectorSearch.js"
@@ -74,16 +75,20 @@ export const DatabaseEngineLive = Layer.scoped(
     const vectors = vectorIndex(sql, searchConfig.vectorAnnFrom)
     // Started first, so that its worker is stopped last: the indexes are saved at shutdown before it goes.
     const annWorker = yield* makeAnnWorker
+    // An in-memory database does not outlive the process: neither does its index.
+    const inMemory = database._tag === "Sqlite" && database.filename === ":memory:"
+    // Where rescoring reads the candidates' values rather than scores (PostgreSQL), it reads copies beside the index.
+    const copies = inMemory || reader !== undefined ? undefined : yield* makeVectorCopies(home)
     const ann = yield* makeAnnIndex({
       sql,
       read,
       worker: annWorker,
-      // An in-memory database does not outlive the process: neither does its index.
-      files: database._tag === "Sqlite" && database.filename === ":memory:" ? undefined : annFiles(home),
+      files: inMemory ? undefined : annFiles(home),
+      copies,
       annFrom: searchConfig.vectorAnnFrom
     })
     yield* Effect.addFinalizer(() => ann.saveAll)
-    const similar = makeVectorSearch({ exact: vectors, ann, rows: vectorRows(sql, read, { scoresInSql: reader !== undefined }) })
+    const similar = makeVectorSearch({ exact: vectors, ann, copies, rows: vectorRows(sql, read, { scoresInSql: reader !== undefined }) })
     /** After vectors were written (committed): the exact matrices are stale, the ANN indexes have to catch up. */
     const vectorsWritten = (records: ReadonlyArray<IndexedRecord>) =>
       Effect.zipRight(vectors.drop(vectorIdsOf(records)), ann.written(vectorSettingsOf(records)))

@@ -3,7 +3,8 @@
  * memory), through the ANN index above it (AnnIndex), and exact again wherever the index cannot answer.
  *
  * Above the threshold, the index proposes candidates — max(2k, 100) of them — and they are ranked by the exact cosine
- * of their stored vectors (computed in SQL on SQLite, see SqliteReader; read and computed here on PostgreSQL): scores
+ * of their stored vectors (computed in SQL on SQLite, see SqliteReader; on PostgreSQL computed here, from the copies
+ * beside the index that the database's stamps say are current, see vectorCopies, else from the values read): scores
  * are exactly the exact path's, and the int8 quantisation of the index costs recall only where a true neighbour is
  * not among the candidates at all.
  * - `least_similar`: the vectors least similar to q are the most similar to -q (cos(x, -q) = -cos(x, q)), so the
@@ -21,6 +22,7 @@
 import { Effect, Option } from "effect"
 import type { VectorSettingsId } from "../../../domain/Ids.js"
 import type { AnnIndex } from "./AnnIndex.js"
+import type { VectorCopies } from "./vectorCopies.js"
 import { normalise, storedCosine, topK, unitBytes } from "./vectorMath.js"
 import type { VectorIndex } from "./VectorIndex.js"
 import type { VectorRow, VectorRows } from "./vectorRows.js"
@@ -77,15 +79,42 @@ const bestScored = (
 ) =>
   merge(rows.flatMap(({ id, score }) => (score === null || id === options.exclude ? [] : [{ id, score }])), [], k, options.least)
 
-export const makeVectorSearch = (options: { readonly exact: VectorIndex; readonly ann: AnnIndex; readonly rows: VectorRows }) => {
-  const { ann, exact, rows } = options
+export const makeVectorSearch = (options: {
+  readonly exact: VectorIndex
+  readonly ann: AnnIndex
+  readonly rows: VectorRows
+  /** Copies of the stored vectors, where rescoring reads values rather than scores (PostgreSQL). */
+  readonly copies?: VectorCopies | undefined
+}) => {
+  const { ann, copies, exact, rows } = options
 
-  /** The best `k` of these keys' vectors: scored in SQL where it can (SQLite's worker), else read and scored here. */
+  /**
+   * The scores of these keys' vectors (those whose record and vector still exist): computed in SQL where it can
+   * (SQLite's worker); else from the copies beside the index that match the database's stamps, and for the rest
+   * read from the database and scored here (and copied, for the next search).
+   */
+  const scoreKeys = (settingsId: string, keys: ReadonlyArray<number>, unit: Uint8Array) => {
+    if (rows.scoredByKeys !== undefined) return rows.scoredByKeys(settingsId, keys, unit)
+    if (copies === undefined) return Effect.map(rows.byKeys(settingsId, keys), (found) => scoredHere(found, unit))
+    return Effect.gen(function*() {
+      const dimensions = unit.byteLength / 4
+      const scored: Array<{ readonly id: string; readonly score: number | null }> = []
+      const lacking: Array<number> = []
+      for (const stamp of yield* rows.stampsByKeys(settingsId, keys)) {
+        const copy = copies.read(settingsId, dimensions, stamp)
+        if (copy === undefined) lacking.push(stamp.key)
+        else scored.push({ id: stamp.id, score: storedCosine(copy, unit) })
+      }
+      if (lacking.length === 0) return scored
+      const found = yield* rows.byKeys(settingsId, lacking)
+      copies.write(settingsId, dimensions, found)
+      return [...scored, ...scoredHere(found, unit)]
+    })
+  }
+
+  /** The best `k` of these keys' vectors. */
   const rankKeys = (settingsId: string, keys: ReadonlyArray<number>, unit: Uint8Array, k: number, rank: RankOptions<unknown>) =>
-    Effect.map(
-      rows.scoredByKeys?.(settingsId, keys, unit) ?? Effect.map(rows.byKeys(settingsId, keys), (found) => scoredHere(found, unit)),
-      (scored) => bestScored(scored, k, rank)
-    )
+    Effect.map(scoreKeys(settingsId, keys, unit), (scored) => bestScored(scored, k, rank))
 
   /** The exact answer from the database, read in pages: every vector of the settings, or those of `keys`. */
   const scan = (settingsId: string, unit: Uint8Array, k: number, rank: RankOptions<unknown>, keys?: ReadonlyArray<number>) =>

@@ -8,6 +8,7 @@ import { Clock, Deferred, Effect, Fiber, Option, type ParseResult } from "effect
 import type { AnnFiles } from "./annFiles.js"
 import type { AnnWorker, SegmentFile, SetState } from "./annWorker.js"
 import { normalise } from "./vectorMath.js"
+import type { VectorCopies } from "./vectorCopies.js"
 import { float64sOf, type Stamp, type VectorRow, type vectorRows } from "./vectorRows.js"
 import type { WorkerCallError } from "./workerCalls.js"
 
@@ -116,8 +117,10 @@ export const makeAnnSets = (options: {
   /** Undefined: kept in memory only (an in-memory database). */
   readonly files: AnnFiles | undefined
   readonly rows: ReturnType<typeof vectorRows>
+  /** Where the vectors added are copied for rescoring (PostgreSQL only, see vectorCopies). */
+  readonly copies?: VectorCopies | undefined
 }) => {
-  const { files, rows, worker } = options
+  const { copies, files, rows, worker } = options
   let sets = 0
   const newSetName = () => `${Date.now().toString(36)}-${(sets++).toString(36)}`
 
@@ -135,6 +138,7 @@ export const makeAnnSets = (options: {
           normalise(float64sOf(row.value), data, i * dimensions)
         })
         update(set, yield* worker.add(set.name, keys, data, threads))
+        copies?.write(entry.settingsId, dimensions, batch)
         remember(set, batch)
         yield* sealIfFull(entry, set)
       }
@@ -206,6 +210,7 @@ export const makeAnnSets = (options: {
           const data = new Float32Array(valid.length * dimensions)
           valid.forEach((row, i) => normalise(float64sOf(row.value), data, i * dimensions))
           update(set, yield* worker.stage(set.name, keys, data, staging))
+          copies?.write(entry.settingsId, dimensions, valid)
           remember(set, valid)
         }
         if (!more) break

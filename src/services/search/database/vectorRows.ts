@@ -13,15 +13,24 @@ import { intOf, isNumberOrNull, plainRows } from "../../database/plainRows.js"
 const KEYS_PER_QUERY = 500
 
 const StampRow = Schema.Struct({ key: DbInt, at: DbTimestamp })
-export const Valued = Schema.Struct({ key: DbInt, id: Schema.String, value: Schema.Uint8ArrayFromSelf, at: DbTimestamp })
+export const Stamped = Schema.Struct({ key: DbInt, id: Schema.String, at: DbTimestamp, version: DbInt })
+export const Valued = Schema.Struct({ ...Stamped.fields, value: Schema.Uint8ArrayFromSelf })
 const decodeStamps = Schema.decodeUnknown(Schema.Array(StampRow))
-// A vector search on PostgreSQL rescores a hundred of these (SQLite scores them in SQL, as `Scored`): a fast path.
-export const decodeValued = plainRows(Valued, (row) => {
+/** A row's stamp, or undefined when it is not one (then the schema decodes it, and says why). */
+const stampedOf = (row: Record<string, unknown>) => {
   const key = intOf(row.key)
+  const version = intOf(row.version)
   const at = row.at instanceof Date || typeof row.at === "string" ? timestampOf(row.at) : undefined
-  return key !== undefined && typeof row.id === "string" && row.value instanceof Uint8Array && at !== undefined
-    ? { key, id: row.id, value: row.value, at }
+  return key !== undefined && version !== undefined && typeof row.id === "string" && at !== undefined
+    ? { key, id: row.id, at, version }
     : undefined
+}
+// A vector search on PostgreSQL reads a hundred stamps (SQLite scores them in SQL, as `Scored`), and values where
+// its copies lack them: fast paths.
+export const decodeStamped = plainRows(Stamped, stampedOf)
+export const decodeValued = plainRows(Valued, (row) => {
+  const stamped = stampedOf(row)
+  return stamped !== undefined && row.value instanceof Uint8Array ? { ...stamped, value: row.value } : undefined
 })
 const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
 const decodeIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String })))
@@ -32,8 +41,13 @@ const decodeScored = plainRows(Scored, (row) => {
   return key !== undefined && typeof row.id === "string" && isNumberOrNull(row.score) ? { key, id: row.id, score: row.score } : undefined
 })
 
-/** A stored vector with its record: `value` holds little-endian float64s (see DbVector). */
+/**
+ * A stored vector with its record: `value` holds little-endian float64s (see DbVector); `version` is PostgreSQL's
+ * `xmin`, which changes with every write of the row (0 on SQLite), for the copies beside the index (vectorCopies).
+ */
 export type VectorRow = typeof Valued.Type
+/** A stored vector's record and stamp, without its value. */
+export type StampedRow = typeof Stamped.Type
 /** When a vector was last written, by key. */
 export type Stamp = typeof StampRow.Type
 export type Read = (statement: Statement.Statement<object>) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
@@ -51,6 +65,8 @@ export type ScoredRow = typeof Scored.Type
 export const vectorRows = (sql: SqlClient.SqlClient, read: Read, options?: { readonly scoresInSql?: boolean }) => {
   const keyColumn = `r.${insertionOrder(sql)}`
   const key = sql.unsafe(keyColumn)
+  // The row version the copies are checked against (vectorCopies); SQLite's search never uses copies.
+  const version = sql.unsafe(sql.onDialectOrElse({ pg: () => "v.xmin::text::bigint", orElse: () => "0" }))
   // SQLite's planner, left alone, serves every read here from the settings' index on `vectors`, walking all vectors of
   // the settings; these two steer it (PostgreSQL plans from its statistics and needs neither):
   // - `+column` keeps a condition from choosing an index (a page must walk the (record_id, settings) index in order);
@@ -95,7 +111,7 @@ export const vectorRows = (sql: SqlClient.SqlClient, read: Read, options?: { rea
      */
     page: (settingsId: string, after: string | undefined, limit: number) =>
       Effect.flatMap(
-        read(sql`select ${key} as key, r.id, v.value, v.updated_at as at from vectors v join records r on r.id = v.record_id
+        read(sql`select ${key} as key, r.id, v.value, v.updated_at as at, ${version} as version from vectors v join records r on r.id = v.record_id
           where ${byRecordIndex}v.vector_settings_id = ${settingsId}${
           after === undefined ? sql`` : sql` and v.record_id > ${after} and r.id > ${after}`
         }
@@ -120,7 +136,13 @@ export const vectorRows = (sql: SqlClient.SqlClient, read: Read, options?: { rea
 
     /** The vectors of these keys (those whose record and vector still exist). */
     byKeys: (settingsId: string, keys: ReadonlyArray<number>) =>
-      inChunks(keys, (chunk) => Effect.flatMap(read(sql`select ${key} as key, r.id, v.value, v.updated_at as at ${ofKeys(settingsId, chunk)}`), decodeValued)),
+      inChunks(keys, (chunk) =>
+        Effect.flatMap(read(sql`select ${key} as key, r.id, v.value, v.updated_at as at, ${version} as version ${ofKeys(settingsId, chunk)}`), decodeValued)),
+
+    /** The stamps of these keys' vectors (those whose record and vector still exist), without their values. */
+    stampsByKeys: (settingsId: string, keys: ReadonlyArray<number>) =>
+      inChunks(keys, (chunk) =>
+        Effect.flatMap(read(sql`select ${key} as key, r.id, v.updated_at as at, ${version} as version ${ofKeys(settingsId, chunk)}`), decodeStamped)),
 
     /** The scores of these keys' vectors against a unit query (`unitBytes`), where SQL computes them; else undefined. */
     scoredByKeys: options?.scoresInSql === true
