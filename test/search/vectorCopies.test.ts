@@ -3,7 +3,8 @@
  * on PostgreSQL rescores from instead of reading the candidates' values. A copy is used only while the database's
  * stamp (time and row version) matches it and its checksum holds: a copy that is stale, torn or foreign must cost a
  * read, never a wrong score, and a deleted record must never come back. First the file on its own, then a server on
- * PostgreSQL whose rows are changed behind its back (straight into the database, keeping `updated_at`).
+ * PostgreSQL whose rows are changed behind its back (straight into the database, keeping `updated_at`), until its
+ * dataset is deleted with the copies.
  */
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -172,6 +173,10 @@ for (const dialect of dialects.filter((d) => d === "postgres")) {
           expect(third.map((hit) => hit.record.external_id)).toEqual(second.map((hit) => hit.record.external_id))
           expect(third.map((hit) => hit.query_score)).toEqual(second.map((hit) => hit.query_score))
           expect(fs.readFileSync(copiesFile).includes(Buffer.from(Float64Array.from(vectors.get(third[0]!.record.external_id)!).buffer))).toBe(true)
+
+          // Deleting the dataset takes its copies (gigabytes at a million vectors) with it.
+          expect((yield* send("DELETE", `/api/v1/datasets/${dataset.id}`)).status).toBe(200)
+          expect(fs.existsSync(copiesFile)).toBe(false)
         })
         yield* Effect.scoped(Effect.provide(program, TestServerOn(dialect, env)))
       })), { timeout: 120_000 })
