@@ -69,14 +69,17 @@ describe("vector copies: the file", () => {
   it.scoped("writes runs of consecutive keys together, longer than one run, with gaps, in any order; a key twice, the later", () =>
     Effect.gen(function*() {
       const copies = yield* makeVectorCopies(home())
+      // At 400 dimensions a run holds 254 slots: 600 consecutive keys take three.
+      const D = 400
+      const valueOf = (key: number) => Array.from({ length: D }, (_, i) => key * (i + 1))
       const keys = [...Array.from({ length: 600 }, (_, i) => 1_000 + i), 5, 7, 8, 2_000].reverse()
-      copies.write(SETTINGS, 2, [...keys.map((key) => row(key, [key, -key])), row(8, [0, 1], 1_000, 8)])
+      copies.write(SETTINGS, D, [...keys.map((key) => row(key, valueOf(key))), row(8, valueOf(-1), 1_000, 8)])
       for (const key of keys) {
-        const copy = copies.read(SETTINGS, 2, row(key, [], 1_000, key === 8 ? 8 : 7))
-        expect(copy === undefined ? undefined : Array.from(new Float64Array(copy.slice().buffer))).toEqual(key === 8 ? [0, 1] : [key, -key])
+        const copy = copies.read(SETTINGS, D, row(key, [], 1_000, key === 8 ? 8 : 7))
+        expect(copy === undefined ? undefined : Array.from(new Float64Array(copy.slice().buffer))).toEqual(valueOf(key === 8 ? -1 : key))
       }
-      expect(copies.read(SETTINGS, 2, row(6, []))).toBeUndefined()
-      expect(copies.read(SETTINGS, 2, row(1_600, []))).toBeUndefined()
+      expect(copies.read(SETTINGS, D, row(6, []))).toBeUndefined()
+      expect(copies.read(SETTINGS, D, row(1_600, []))).toBeUndefined()
     }))
 
   it.scoped("a torn or overwritten slot is not a copy; a new process reads the same file", () =>

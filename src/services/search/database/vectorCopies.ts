@@ -33,10 +33,11 @@ const FORMAT = 1
 /** A slot's header: time (float64), row version (float64), checksum (uint32), written (uint32 = 1). */
 const SLOT_HEADER = 24
 /**
- * Consecutive keys are written with one system call, up to this many: a first build pages through the vectors in
- * record id order, which is nearly insertion order, and writes all of them before it serves.
+ * Consecutive keys are written with one system call, up to this many bytes of slots (256 at 384 dimensions): a first
+ * build pages through the vectors in record id order, which is nearly insertion order, and writes them all before it
+ * serves. The buffer stays allocated, so it is bounded in bytes whatever the dimensions.
  */
-const RUN_SLOTS = 256
+const RUN_BYTES = 800 * 1024
 
 /** When a stored vector was written, and which version of its row it is: what a copy must match to be used. */
 export interface CopyStamp {
@@ -98,10 +99,11 @@ export const makeVectorCopies = (home: string): Effect.Effect<VectorCopies, neve
   Effect.gen(function*() {
     const root = path.join(home, "vectors")
     const open = new Map<string, CopyFile>()
-    /** RUN_SLOTS slots' bytes, reused by every read and write (of the dimensions last used). */
+    /** A run's bytes (`slots` slots), reused by every read and write (of the dimensions last used). */
     let scratch: {
       readonly dimensions: number
       readonly stride: number
+      readonly slots: number
       readonly bytes: Uint8Array
       readonly view: DataView
       readonly words: Uint32Array
@@ -109,8 +111,9 @@ export const makeVectorCopies = (home: string): Effect.Effect<VectorCopies, neve
     const scratchOf = (dimensions: number) => {
       if (scratch?.dimensions !== dimensions) {
         const stride = SLOT_HEADER + dimensions * 8
-        const buffer = new ArrayBuffer(stride * RUN_SLOTS)
-        scratch = { dimensions, stride, bytes: new Uint8Array(buffer), view: new DataView(buffer), words: new Uint32Array(buffer) }
+        const slots = Math.max(1, Math.floor(RUN_BYTES / stride))
+        const buffer = new ArrayBuffer(stride * slots)
+        scratch = { dimensions, stride, slots, bytes: new Uint8Array(buffer), view: new DataView(buffer), words: new Uint32Array(buffer) }
       }
       return scratch
     }
@@ -177,7 +180,7 @@ export const makeVectorCopies = (home: string): Effect.Effect<VectorCopies, neve
           // In key order (stable: of a key written twice, the later row is written last), in runs of consecutive keys.
           const sorted = valid.slice().sort((a, b) => a.key - b.key)
           for (let start = 0, end = 1; start < sorted.length; start = end, end = start + 1) {
-            while (end < sorted.length && end - start < RUN_SLOTS && sorted[end]!.key === sorted[end - 1]!.key + 1) end++
+            while (end < sorted.length && end - start < at.slots && sorted[end]!.key === sorted[end - 1]!.key + 1) end++
             for (let i = start; i < end; i++) {
               const row = sorted[i]!
               const offset = (i - start) * at.stride
