@@ -99,6 +99,11 @@ export const makeVectorCopies = (home: string): Effect.Effect<VectorCopies, neve
   Effect.gen(function*() {
     const root = path.join(home, "vectors")
     const open = new Map<string, CopyFile>()
+    /**
+     * Settings (with the dimensions asked for) found without a usable file when asked to read: not looked for again
+     * until this process writes one, since a search asks for a hundred keys and each look is a failed open.
+     */
+    const absent = new Map<string, number>()
     /** A run's bytes (`slots` slots), reused by every read and write (of the dimensions last used). */
     let scratch: {
       readonly dimensions: number
@@ -135,12 +140,17 @@ export const makeVectorCopies = (home: string): Effect.Effect<VectorCopies, neve
       const known = open.get(settingsId)
       if (known !== undefined && known.dimensions === dimensions) return known
       if (known !== undefined) close(settingsId)
+      if (!create && absent.get(settingsId) === dimensions) return undefined
+      absent.delete(settingsId)
       const header = Buffer.alloc(FILE_HEADER)
       let fd: number
       try {
         fd = fs.openSync(fileOf(settingsId), "r+")
       } catch {
-        if (!create) return undefined
+        if (!create) {
+          absent.set(settingsId, dimensions)
+          return undefined
+        }
         fs.mkdirSync(root, { recursive: true })
         fd = fs.openSync(fileOf(settingsId), "w+")
       }
@@ -154,6 +164,7 @@ export const makeVectorCopies = (home: string): Effect.Effect<VectorCopies, neve
       // Another format or dimensions (the settings' vectors were remade): start over, when there is something to write.
       if (!create) {
         fs.closeSync(fd)
+        absent.set(settingsId, dimensions)
         return undefined
       }
       const file = { fd, dimensions }
