@@ -6,7 +6,7 @@
  * The memory target of the scale benchmark (server peak RSS ≤ 600 MB at a million vectors) is missed because the
  * index the server searches (HNSW, vectors quantised to int8, ~530 bytes a vector) is most of it. The only smaller
  * form usearch offers is one bit a dimension (`b1`, Hamming distance on the signs). This suite builds three layouts:
- * int8 as the server holds it (sealed segments of 100 000 vectors, searched by the index worker's own `searchSegments`), and one
+ * int8 as the server holds it (sealed segments of SEGMENT_VECTORS, searched by the index worker's own `searchSegments`), and one
  * index over every vector in int8 and in one bit a dimension. For several candidate counts it reports recall@50 after
  * the exact rescoring that the server does (the true cosine of every candidate, then the best 50), with the index's
  * search time and size. Reading candidates for rescoring is what a search pays per candidate (about 4.3 ms per 100 on

@@ -57,7 +57,7 @@ export const searchSegments = (
     const n = Math.min(sealed ? fromSealed : k, size)
     if (ask(index, n) === n && n < Math.min(k, size)) couldGiveMore.push(index)
   }
-  // With one sealed segment and a delta holding less than the rest (a set just past 100 000 vectors), the shares add
+  // With one sealed segment and a delta holding less than the rest (a set just past a segment's size), the shares add
   // up to fewer than k. The caller reads fewer than it asked for as "the index has no more", and a filtered search
   // then scanned every allowed record exactly (1.1 s at 100 000 records on PostgreSQL): the segments that gave all
   // they were asked for are asked for k, so that a search gets k keys whenever the segments hold them.
@@ -273,14 +273,14 @@ export const EXPANSION_ADD = 128
  */
 export const EXPANSION_SEARCH = 320
 /**
- * The beam (and the candidates asked for) of a sealed segment's search. A search asks every segment, so at a million
- * vectors ten sealed segments together propose ten times the candidates one index would; each can search narrower.
- * Measured on the scale benchmark's million vectors (10 sealed segments, 30 queries): the index's share of a search
+ * The beam (and the candidates asked for) of a sealed segment's search. A search asks every segment, so several sealed
+ * segments together propose several times the candidates one index would; each can search narrower. Measured when
+ * segments held 100 000 vectors, on the scale benchmark's million (10 sealed segments, 30 queries): the index's share of a search
  * went from 8.1 to 4.3 ms with recall@50 unchanged at 0.999. Narrower still does not pay: at 50 (what a search of 100
  * candidates asks each sealed segment for anyway) `npm run bench -- quantisation` measured the segments' search at
  * 3.7 → 3.1–3.3 ms (p50, 100 queries), recall@50 0.998 → 0.997, but when all the nearest sit in one sealed segment
  * (a dataset imported in topic order) only 92 % of them came back (test/search/annWorker.test.ts). The delta, which is
- * the whole index below 100 000 vectors, keeps the full beam.
+ * the whole index below a segment's size (SEGMENT_VECTORS), keeps the full beam.
  */
 export const SEALED_EXPANSION = 64
 
