@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { JsonObject } from "./Common.js"
 import { DatasetId, RecordId } from "./Ids.js"
 import { JsonObjectInput } from "./Json.js"
+import { Numbers } from "./Numbers.js"
 import { RecordResponse, Response } from "./Response.js"
 import { Suggestion, SuggestionCreate } from "./Suggestion.js"
 import { Timestamp } from "./Timestamp.js"
@@ -13,7 +14,7 @@ export type RecordStatus = typeof RecordStatus.Type
 export const RecordFields = JsonObject
 /** What a client sends: the same, nested no deeper than the stored JSON may be. */
 const RecordFieldsInput = JsonObjectInput
-export const Vectors = Schema.Record({ key: Schema.String, value: Schema.Array(Schema.Number) })
+export const Vectors = Schema.Record({ key: Schema.String, value: Numbers })
 export type Vectors = typeof Vectors.Type
 
 /** A record (reference A.3). `responses`, `suggestions` and `vectors` are present only when asked for. */

@@ -2,6 +2,7 @@
 import { Either, Schema } from "effect"
 import { JsonValue } from "./Common.js"
 import { RecordId } from "./Ids.js"
+import { Numbers } from "./Numbers.js"
 import { DatasetRecord } from "./Record.js"
 
 export const RecordScope = Schema.Struct({
@@ -84,7 +85,7 @@ export const TextQuery = Schema.Struct({ q: Schema.String, field: Schema.optiona
 export const VectorQuery = Schema.Struct({
   name: Schema.String,
   record_id: Schema.optional(Schema.NullOr(RecordId)),
-  value: Schema.optional(Schema.NullOr(Schema.Array(Schema.Number))),
+  value: Schema.optional(Schema.NullOr(Numbers)),
   order: Schema.optional(Schema.Literal("most_similar", "least_similar"))
 })
 

@@ -4,10 +4,10 @@
  *
  * Reading. Decoding 500 records through `RecordsBulkUpsert` cost ~10 µs a record inside the server (Effect Schema's
  * union decoder for each `optional(NullOr(…))` key), a tenth of an ingest, and copied every record and its fields.
- * The payloads that make up an import have a plain shape: records with `fields`, `metadata`, `external_id` and `id`.
- * That shape is checked here by hand, with the limits `domain/Record.ts` exports, and such a payload passes through
- * as it is, which is what the schema would give back. Anything else (responses, suggestions, vectors, an unknown
- * key, a wrong type, `__proto__`) goes through the schema, read as HttpApi reads every payload (`laxPayload`), so
+ * The payloads that make up an import have a plain shape: records with `fields`, `metadata`, `external_id`, `id` and
+ * `vectors` (arrays of numbers by name). That shape is checked here by hand, with the limits `domain/Record.ts`
+ * exports, and such a payload passes through as it is, which is what the schema would give back. Anything else
+ * (responses, suggestions, an unknown key, a wrong type, `__proto__`) goes through the schema, read as HttpApi reads every payload (`laxPayload`), so
  * every error is the schema's own: 422 with the same body. The endpoints still declare their payload schemas, from
  * which the docs and the typed client are made; test/unit/bulk-payload.test.ts keeps both paths equal.
  *
@@ -36,6 +36,7 @@ import {
   type RecordUpsert
 } from "../domain/Record.js"
 import { isPlainObject, keyNestedTooDeep } from "../domain/Json.js"
+import { isNumbers } from "../domain/Numbers.js"
 import type { SearchRecordsResult } from "../domain/Search.js"
 import { isoString } from "../domain/Timestamp.js"
 import { laxPayload } from "./LaxPayload.js"
@@ -46,6 +47,13 @@ type Mode = "create" | "upsert"
 /** A plain object the schema would store as it is: nested no deeper than `JsonObjectInput` allows. */
 const isStorableObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
   isPlainObject(value) && keyNestedTooDeep(value) === undefined
+
+/** Vectors by name as `Vectors` takes them: arrays of numbers (their names and sizes are the service's to check). */
+const isPlainVectors = (value: unknown): boolean => {
+  if (!isPlainObject(value)) return false
+  for (const name in value) if (!isNumbers(value[name])) return false
+  return true
+}
 
 const isPlainRecord = (item: unknown, mode: Mode): boolean => {
   if (!isPlainObject(item)) return false
@@ -65,6 +73,9 @@ const isPlainRecord = (item: unknown, mode: Mode): boolean => {
         break
       case "id":
         if (mode === "create" || !(value === null || isRecordId(value))) return false
+        break
+      case "vectors":
+        if (!(value === null || isPlainVectors(value))) return false
         break
       default:
         return false

@@ -46,6 +46,14 @@ const variants: ReadonlyArray<[string, unknown]> = [
   ["null responses", { fields: { text: "x" }, responses: null }],
   ["suggestions", { fields: { text: "x" }, suggestions: [{ question_name: "q", value: "a" }] }],
   ["vectors", { fields: { text: "x" }, vectors: { v: [0.1, 0.2] } }],
+  ["two vectors, one empty", { fields: { text: "x" }, vectors: { v: [0.1, 0.2], w: [] } }],
+  ["no vectors", { fields: { text: "x" }, vectors: {} }],
+  ["null vectors", { fields: { text: "x" }, vectors: null }],
+  ["a vector with a string", { fields: { text: "x" }, vectors: { v: [0.1, "0.2"] } }],
+  ["a vector with null", { fields: { text: "x" }, vectors: { v: [null] } }],
+  ["a vector that is a number", { fields: { text: "x" }, vectors: { v: 0.1 } }],
+  ["vectors as a list", { fields: { text: "x" }, vectors: [[0.1]] }],
+  ["__proto__ in vectors", JSON.parse(`{"fields": {"text": "x"}, "vectors": {"__proto__": [1]}}`)],
   // The object itself is level 1: 31 more levels are the most a stored value may nest (MAX_JSON_DEPTH = 32).
   ["metadata at the depth limit", { fields: { text: "x" }, metadata: { deep: nested(31) } }],
   ["metadata past the depth limit", { fields: { text: "x" }, metadata: { deep: nested(32) } }],
@@ -96,10 +104,15 @@ describe("plainBulk", () => {
     expect(plainBulk(importBatch, "create")).toBeDefined()
     expect(plainBulk(importBatch, "upsert")).toBeDefined()
     expect(plainBulk({ items: [{ id: ID, fields: { text: "x" } }] }, "upsert")).toBeDefined()
+    // An import with embeddings: the vectors pass through as they came (no copy of the numbers).
+    const vector = [0.25, -0.5, 1]
+    const withVectors = plainBulk({ items: [{ ...plain(0), vectors: { emb: vector } }] }, "create")
+    expect(withVectors?.items[0]?.vectors?.emb).toBe(vector)
     for (const item of [
       { fields: { text: "x" }, responses: [] },
       { fields: { text: "x" }, external_id: "" },
-      { fields: { text: "x" }, unknown: 1 }
+      { fields: { text: "x" }, unknown: 1 },
+      { fields: { text: "x" }, vectors: { v: [0.1, "0.2"] } }
     ]) {
       expect(plainBulk({ items: [item] }, "upsert")).toBeUndefined()
     }
