@@ -14,11 +14,20 @@ import pg from "pg"
 import { type DatabaseConfig, GlossConfig } from "../../Config.js"
 import { columnTypes } from "./ddl.js"
 import { DatabaseLocked, isBusy, isUniqueViolation } from "./errors.js"
+import { timestamptzParser } from "./pgTimestamp.js"
 
-/** json (114) and jsonb (3802) arrive as text, as they do from SQLite, so one column schema reads both. */
+/**
+ * json (114) and jsonb (3802) arrive as text, as they do from SQLite, so one column schema reads both; timestamptz
+ * (1184) is read by a parser that allocates less than the driver's (see pgTimestamp).
+ */
+const readTimestamptz = timestamptzParser(pg.types.getTypeParser(1184, "text"))
 const pgTypes = {
   getTypeParser: (oid: number, format?: "text" | "binary") =>
-    oid === 114 || oid === 3802 ? (value: string) => value : pg.types.getTypeParser(oid, format)
+    oid === 114 || oid === 3802
+      ? (value: string) => value
+      : oid === 1184 && format !== "binary"
+      ? readTimestamptz
+      : pg.types.getTypeParser(oid, format)
 } as pg.CustomTypesConfig
 
 const sqliteLayer = (config: Extract<DatabaseConfig, { _tag: "Sqlite" }>): Layer.Layer<SqlClient.SqlClient> => {

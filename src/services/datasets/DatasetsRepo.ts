@@ -1,9 +1,10 @@
 import { SqlSchema } from "@effect/sql"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { DatasetStatus } from "../../domain/Dataset.js"
 import { DatasetId, UserId, WorkspaceId } from "../../domain/Ids.js"
 import { Database } from "../database/Database.js"
 import { insertionOrder } from "../database/ddl.js"
+import { rememberedRows } from "../database/plainRows.js"
 import { DatasetRow } from "./rows.js"
 
 const Filter = Schema.Struct({
@@ -19,11 +20,14 @@ export class DatasetsRepo extends Effect.Service<DatasetsRepo>()("Gloss/Datasets
     const { sql } = yield* Database
     const order = sql.unsafe(insertionOrder(sql))
 
-    const findById = SqlSchema.findOne({
-      Request: DatasetId,
-      Result: DatasetRow,
-      execute: (id) => sql`select * from datasets where id = ${id}`
-    })
+    // Every request about a dataset reads it (its access check): a row read again unchanged is not decoded again
+    // (through the schema, ~0.4 ms of the main thread for each search).
+    const decodeDataset = rememberedRows(DatasetRow)
+    const findById = (id: DatasetId) =>
+      Effect.map(
+        Effect.flatMap(sql`select * from datasets where id = ${id}`, (rows) => decodeDataset(id, rows)),
+        (rows) => Option.fromNullable(rows[0])
+      )
     const list = SqlSchema.findAll({
       Request: Filter,
       Result: DatasetRow,

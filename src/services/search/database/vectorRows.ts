@@ -12,19 +12,30 @@ import { intOf, isNumberOrNull, plainRows } from "../../database/plainRows.js"
 /** Keys per `in (…)` list: well under SQLite's 32 766 parameters, and a short statement for PostgreSQL to plan. */
 const KEYS_PER_QUERY = 500
 
-const StampRow = Schema.Struct({ key: DbInt, at: DbTimestamp })
+export const StampRow = Schema.Struct({ key: DbInt, at: DbTimestamp })
 export const Stamped = Schema.Struct({ key: DbInt, id: Schema.String, at: DbTimestamp, version: DbInt })
 export const Valued = Schema.Struct({ ...Stamped.fields, value: Schema.Uint8ArrayFromSelf })
-const decodeStamps = Schema.decodeUnknown(Schema.Array(StampRow))
-/** A row's stamp, or undefined when it is not one (then the schema decodes it, and says why). */
+/** A row's `at` as DbTimestamp decodes it, or undefined (then the schema decodes the row, and says why). */
+const atOf = (row: Record<string, unknown>) =>
+  row.at instanceof Date || typeof row.at === "string" ? timestampOf(row.at) : undefined
+/** A row's key and time. */
+const stampOf = (row: Record<string, unknown>) => {
+  const key = intOf(row.key)
+  const at = atOf(row)
+  return key !== undefined && at !== undefined ? { key, at } : undefined
+}
+/** A row's stamp. */
 const stampedOf = (row: Record<string, unknown>) => {
   const key = intOf(row.key)
   const version = intOf(row.version)
-  const at = row.at instanceof Date || typeof row.at === "string" ? timestampOf(row.at) : undefined
+  const at = atOf(row)
   return key !== undefined && version !== undefined && typeof row.id === "string" && at !== undefined
     ? { key, id: row.id, at, version }
     : undefined
 }
+// The index's upkeep reads the stamps of every vector written in its look-back window (after an import, tens of
+// thousands every five seconds: through the schema, 77 ms of the main thread for 20 000 of them): a fast path too.
+export const decodeStamps = plainRows(StampRow, stampOf)
 // A vector search on PostgreSQL reads a hundred stamps (SQLite scores them in SQL, as `Scored`), and values where
 // its copies lack them: fast paths.
 export const decodeStamped = plainRows(Stamped, stampedOf)
