@@ -80,11 +80,12 @@ const statementsOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
  * Reads by table: `select … from <table>` (the first table named after `from`). The SQLite engine's lookup of the
  * records' rowids (the keys of its full-text table) is the engine's own, not a read of the rows: left out. So is the
  * vector index's count of a settings' vectors after the write (whether it is past GLOSS_VECTOR_ANN_FROM); on
- * SQLite it runs on the search reader, outside the traced statements.
+ * SQLite it runs on the search reader, outside the traced statements. Reads sent together (`Database.readTogether`:
+ * one text of several statements, on PostgreSQL) count as the reads they hold.
  */
 const readsByTable = (statements: ReadonlyArray<string>) => {
   const reads: Record<string, number> = {}
-  for (const statement of statements) {
+  for (const statement of statements.flatMap((text) => text.split(/;\n/))) {
     if (/^\s*select id, rowid from records\b/i.test(statement)) continue
     if (/^\s*select count\(\*\) as n from vectors where vector_settings_id\b/i.test(statement)) continue
     const table = /^\s*select\b[\s\S]*?\bfrom\s+"?(\w+)/i.exec(statement)?.[1]

@@ -2,9 +2,12 @@ import { describe, expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
 import { Effect, Exit, Layer, Option } from "effect"
 import { GlossConfig } from "../../src/Config.js"
-import { UserId, WorkspaceId } from "../../src/domain/Ids.js"
+import { DatasetId, FieldId, MetadataPropertyId, UserId, WorkspaceId } from "../../src/domain/Ids.js"
 import { Database, SqlLive } from "../../src/services/database/Database.js"
 import { runMigrations } from "../../src/services/database/migrations.js"
+import { DatasetSchemas } from "../../src/services/datasets/DatasetSchemas.js"
+import { DatasetsRepo } from "../../src/services/datasets/DatasetsRepo.js"
+import { SettingsRepo } from "../../src/services/datasets/SettingsRepo.js"
 import { MembershipsRepo } from "../../src/services/MembershipsRepo.js"
 import { type UserRow, UsersRepo } from "../../src/services/users/UsersRepo.js"
 import { WorkspacesRepo } from "../../src/services/workspaces/WorkspacesRepo.js"
@@ -12,7 +15,7 @@ import { dialects, freshDatabase } from "../support/databases.js"
 
 const DatabaseTest = (dialect: (typeof dialects)[number]) =>
   Layer.unwrapScoped(Effect.map(freshDatabase(dialect), ({ env }) =>
-    Layer.mergeAll(UsersRepo.Default, WorkspacesRepo.Default, MembershipsRepo.Default).pipe(
+    Layer.mergeAll(UsersRepo.Default, WorkspacesRepo.Default, MembershipsRepo.Default, DatasetSchemas.Default, DatasetsRepo.Default, SettingsRepo.Default).pipe(
       Layer.provideMerge(Database.Default),
       Layer.provideMerge(Layer.effectDiscard(runMigrations)),
       Layer.provideMerge(SqlLive),
@@ -91,6 +94,66 @@ for (const dialect of dialects) {
           yield* workspaces.delete(workspace.id)
           const left = yield* sql<{ n: number | string }>`select count(*) as n from workspaces_users where user_id = ${user.id}`
           expect(Number(left[0]?.n)).toBe(0)
+        }))
+
+      it.effect("readTogether gives each statement's rows on PostgreSQL, and None on SQLite", () =>
+        Effect.gen(function*() {
+          const db = yield* Database
+          const together = yield* db.readTogether(["select 1 as a union all select 2", "select 'x' as b where 1 = 0", "select 3 as c"])
+          const one = yield* db.readTogether(["select 4 as d"])
+          if (dialect === "sqlite") {
+            expect(together).toEqual(Option.none())
+            expect(one).toEqual(Option.none())
+          } else {
+            expect(together).toEqual(Option.some([[{ a: 1 }, { a: 2 }], [], [{ c: 3 }]]))
+            expect(one).toEqual(Option.some([[{ d: 4 }]]))
+          }
+        }))
+
+      it.effect("a dataset and its settings read together are what the separate reads give", () =>
+        Effect.gen(function*() {
+          const at = new Date("2024-09-02T11:41:57.561Z")
+          const workspace = { id: WorkspaceId.make(crypto.randomUUID()), name: "together", inserted_at: at, updated_at: at }
+          yield* (yield* WorkspacesRepo).insert(workspace)
+          const dataset = {
+            id: DatasetId.make(crypto.randomUUID()),
+            name: "together",
+            guidelines: null,
+            allow_extra_metadata: true,
+            status: "ready" as const,
+            distribution: { strategy: "overlap" as const, min_submitted: 1 },
+            metadata: { source: "test" },
+            workspace_id: workspace.id,
+            last_activity_at: at,
+            inserted_at: at,
+            updated_at: at
+          }
+          yield* (yield* DatasetsRepo).insert(dataset)
+          const settings = yield* SettingsRepo
+          const rest = { dataset_id: dataset.id, inserted_at: at, updated_at: at }
+          for (const name of ["text", "notes"]) {
+            yield* settings.fields.insert({ id: FieldId.make(crypto.randomUUID()), name, title: name, required: name === "text", settings: { type: "text", use_markdown: false }, ...rest })
+          }
+          yield* settings.metadataProperties.insert({
+            id: MetadataPropertyId.make(crypto.randomUUID()),
+            name: "stars",
+            title: "Stars",
+            settings: { type: "integer", min: 1, max: 5 },
+            visible_for_annotators: true,
+            ...rest
+          })
+          const schemas = yield* DatasetSchemas
+          const read = yield* schemas.withDataset(dataset.id)
+          expect(read.dataset).toEqual(Option.some(dataset))
+          expect(read.schema).toEqual(yield* schemas.indexSchema(dataset.id))
+          expect(read.schema.fields.map((field) => field.name)).toEqual(["text", "notes"])
+          expect(read.schema.metadataProperties.map((property) => property.name)).toEqual(["stars"])
+          // Read again (the remembered decoding), and for a dataset that does not exist.
+          expect(yield* schemas.withDataset(dataset.id)).toEqual(read)
+          const missing = yield* schemas.withDataset(DatasetId.make(crypto.randomUUID()))
+          expect(missing.dataset).toEqual(Option.none())
+          expect([missing.schema.fields, missing.schema.questions, missing.schema.metadataProperties, missing.schema.vectorSettings])
+            .toEqual([[], [], [], []])
         }))
     })
   })

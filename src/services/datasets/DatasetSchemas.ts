@@ -1,31 +1,51 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { GlossConfig } from "../../Config.js"
 import type { DatasetId } from "../../domain/Ids.js"
+import { Database } from "../database/Database.js"
+import { isUuid } from "../database/plainRows.js"
+import { DatasetsRepo } from "./DatasetsRepo.js"
 import type { DatasetRow } from "./rows.js"
 import type { IndexSchema } from "../search/Query.js"
 import { SettingsRepo } from "./SettingsRepo.js"
+
+/** The four settings lists (in SettingsRepo's order) as a search schema. */
+const asSchema = (datasetId: DatasetId) =>
+([fields, questions, metadataProperties, vectorSettings]: Effect.Effect.Success<
+  ReturnType<SettingsRepo["allOfDataset"]>
+>) => ({ datasetId, fields, questions, metadataProperties, vectorSettings }) satisfies IndexSchema
 
 /** A dataset's settings gathered once per request: what record validation and search need to know. */
 export class DatasetSchemas extends Effect.Service<DatasetSchemas>()("Gloss/DatasetSchemas", {
   effect: Effect.gen(function*() {
     const settings = yield* SettingsRepo
+    const datasets = yield* DatasetsRepo
+    const db = yield* Database
     const { limits } = yield* GlossConfig
 
     /**
-     * The settings as a search engine needs them, to index and search the dataset. The four reads go together: on
-     * PostgreSQL each is a round trip to another process, and every search and write makes them (one after another
-     * they were four of a vector search's seven round trips); SQLite's one connection takes them in turn either way.
+     * The settings as a search engine needs them, to index and search the dataset: read together (on PostgreSQL in
+     * one round trip, see SettingsRepo.allOfDataset), since every search and write reads them.
      */
-    const indexSchema = (datasetId: DatasetId) =>
-      Effect.map(
-        Effect.all([
-          settings.fields.listByDataset(datasetId),
-          settings.questions.listByDataset(datasetId),
-          settings.metadataProperties.listByDataset(datasetId),
-          settings.vectorSettings.listByDataset(datasetId)
-        ], { concurrency: "unbounded" }),
-        ([fields, questions, metadataProperties, vectorSettings]) =>
-          ({ datasetId, fields, questions, metadataProperties, vectorSettings }) satisfies IndexSchema
+    const indexSchema = (datasetId: DatasetId) => Effect.map(settings.allOfDataset(datasetId), asSchema(datasetId))
+
+    /**
+     * The dataset's row and its search schema, read together: on PostgreSQL the five reads in one round trip (see
+     * `Database.readTogether`), for a search, which needs both before it can start. The schema is of no use to a
+     * caller who may not see the dataset: check the row before using it.
+     */
+    const withDataset = (datasetId: DatasetId) =>
+      Effect.flatMap(
+        isUuid(datasetId)
+          ? db.readTogether([datasets.findSql(datasetId), ...settings.listSqls(datasetId)])
+          : Effect.succeed(Option.none()),
+        Option.match({
+          onSome: ([found, ...lists]) =>
+            Effect.all({
+              dataset: datasets.decodeFound(datasetId, found ?? []),
+              schema: Effect.map(settings.decodeLists(datasetId, lists), asSchema(datasetId))
+            }),
+          onNone: () => Effect.all({ dataset: datasets.findById(datasetId), schema: indexSchema(datasetId) }, { concurrency: 2 })
+        })
       )
 
     /** What validating a write needs, and the search schema for indexing what it writes: one read of each. */
@@ -44,7 +64,7 @@ export class DatasetSchemas extends Effect.Service<DatasetSchemas>()("Gloss/Data
         return { dataset, context, vectorSettings: index.vectorSettings, questions: index.questions, index } as const
       })
 
-    return { indexSchema, load } as const
+    return { indexSchema, withDataset, load } as const
   }),
-  dependencies: [SettingsRepo.Default]
+  dependencies: [SettingsRepo.Default, DatasetsRepo.Default]
 }) {}

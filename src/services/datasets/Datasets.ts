@@ -9,6 +9,7 @@ import { withDefaults } from "../defaults.js"
 import { orNotFound } from "../found.js"
 import { type Action, Policy } from "../Policy.js"
 import { DatasetIndex } from "./DatasetIndex.js"
+import { DatasetSchemas } from "./DatasetSchemas.js"
 import { Telemetry } from "../Telemetry.js"
 import { Events } from "../webhooks/Events.js"
 import { DatasetEvents } from "./DatasetEvents.js"
@@ -31,6 +32,7 @@ export interface DatasetsFilter {
 export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
   effect: Effect.gen(function*() {
     const repo = yield* DatasetsRepo
+    const schemas = yield* DatasetSchemas
     const settings = yield* SettingsRepo
     const workspaces = yield* WorkspacesRepo
     const policy = yield* Policy
@@ -45,6 +47,18 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
     /** The dataset, once the caller is allowed `action` on it (404 before 403, as the contract checks). */
     const access = (actor: User, id: DatasetId, action: Action) =>
       Effect.tap(find(id), (dataset) => policy.require(actor, action, dataset.workspace_id))
+
+    /**
+     * `access`, with the dataset's search schema read in the same round trip (DatasetSchemas.withDataset): what a
+     * search needs before it can start. A caller the check refuses gets its error, and never the schema.
+     */
+    const accessWithSchema = (actor: User, id: DatasetId, action: Action) =>
+      Effect.flatMap(schemas.withDataset(id), ({ dataset, schema }) =>
+        Effect.succeed(dataset).pipe(
+          orNotFound("Dataset", id),
+          Effect.tap((found) => policy.require(actor, action, found.workspace_id)),
+          Effect.map((found) => ({ dataset: found, schema }))
+        ))
 
     const create = Effect.fn("Datasets.create")(function*(actor: User, payload: DatasetCreate) {
       const input = yield* withDefaults(NewDataset)(payload)
@@ -144,6 +158,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
     return {
       find,
       access,
+      accessWithSchema,
       get: (actor: User, id: DatasetId) => access(actor, id, "datasets.read"),
       create,
       update,
@@ -154,6 +169,7 @@ export class Datasets extends Effect.Service<Datasets>()("Gloss/Datasets", {
   }),
   dependencies: [
     DatasetsRepo.Default,
+    DatasetSchemas.Default,
     SettingsRepo.Default,
     WorkspacesRepo.Default,
     DatasetIndex.Default,

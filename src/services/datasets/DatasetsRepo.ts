@@ -63,6 +63,11 @@ export class DatasetsRepo extends Effect.Service<DatasetsRepo>()("Gloss/Datasets
     })
 
     return {
+      /** The statement `findById` reads, for reading it beside others (`Database.readTogether`); the id must be a UUID. */
+      findSql: (id: DatasetId) => `select * from datasets where id = '${id}'`,
+      /** The rows that statement read, decoded as `findById` decodes them. */
+      decodeFound: (id: DatasetId, rows: ReadonlyArray<unknown>) =>
+        Effect.map(decodeDataset(id, rows), (found) => Option.fromNullable(found[0])).pipe(Effect.orDie),
       touchActivity: (id: DatasetId, at: Date) => touchActivity({ id, at: at.toISOString() }).pipe(Effect.orDie),
       findById: (id: DatasetId) => findById(id).pipe(Effect.orDie),
       list: (filter: typeof Filter.Type) => list(filter).pipe(Effect.orDie),

@@ -51,6 +51,10 @@ export const ownedRows = <A extends OwnedRow, I extends Record<string, unknown> 
     const remove = SqlSchema.void({ Request: Schema.String, execute: (id) => sql`delete from ${name} where id = ${id}` })
 
     return {
+      /** The statement `listByDataset` reads, for reading several lists at once (SettingsRepo.allOfDataset). */
+      listSql: (datasetId: string) => `select * from ${table} where dataset_id = '${datasetId}' order by ${insertionOrder(sql)}`,
+      /** Rows that statement read, decoded as `listByDataset` decodes them. */
+      decodeListed: (datasetId: DatasetId, rows: ReadonlyArray<unknown>) => decodeOfDataset(datasetId, rows).pipe(Effect.orDie),
       findById: (id: string) => findById(id).pipe(Effect.orDie),
       listByDataset: (datasetId: DatasetId) => listByDataset(datasetId).pipe(Effect.orDie),
       insert: (row: A) => insert(row).pipe(Effect.orDie),

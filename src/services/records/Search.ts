@@ -47,12 +47,13 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
      */
     const prepare = (actor: User, datasetId: DatasetId, body: SearchRecordsQuery, page: Page, mine: boolean) =>
       Effect.gen(function*() {
-        // The settings are read beside the access check, not after it: on PostgreSQL one round trip fewer before
-        // every search. A caller the check refuses gets its error and never the settings.
-        const [dataset, schema] = yield* Effect.all([
-          datasets.access(actor, datasetId, mine ? "records.searchOwn" : "records.searchAll"),
-          index.schemaOf(datasetId)
-        ], { concurrency: 2 })
+        // The settings are read with the dataset, before the access check: on PostgreSQL in the same round trip.
+        // A caller the check refuses gets its error and never the settings.
+        const { dataset, schema } = yield* datasets.accessWithSchema(
+          actor,
+          datasetId,
+          mine ? "records.searchOwn" : "records.searchAll"
+        )
         if (dataset.status !== "ready") return { dataset, prepared: Option.none() }
         const viewer = yield* viewers.of(actor, dataset, mine)
         const reference = yield* Either.mapLeft(vectorReference(body), invalid)
