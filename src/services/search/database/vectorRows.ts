@@ -24,13 +24,12 @@ const stampOf = (row: Record<string, unknown>) => {
   const at = atOf(row)
   return key !== undefined && at !== undefined ? { key, at } : undefined
 }
-/** A row's stamp. */
+/** A row's stamp: its key and time, with its record and row version. */
 const stampedOf = (row: Record<string, unknown>) => {
-  const key = intOf(row.key)
+  const stamp = stampOf(row)
   const version = intOf(row.version)
-  const at = atOf(row)
-  return key !== undefined && version !== undefined && typeof row.id === "string" && at !== undefined
-    ? { key, id: row.id, at, version }
+  return stamp !== undefined && version !== undefined && typeof row.id === "string"
+    ? { key: stamp.key, id: row.id, at: stamp.at, version }
     : undefined
 }
 // The index's upkeep reads the stamps of every vector written in its look-back window (after an import, tens of
