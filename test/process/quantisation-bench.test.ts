@@ -21,7 +21,7 @@ describe("npm run bench -- quantisation, small", () => {
     const run = JSON.parse(stdout).results.quantisation
     expect(run.records).toBe(3000)
     expect(run.results.map((result: { form: string }) => result.form)).toEqual([
-      "int8 in segments of 100 000 (the server's)",
+      "int8 in segments of 250 000 (the server's)",
       "int8, one index",
       "one bit a dimension, one index"
     ])

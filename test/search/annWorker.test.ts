@@ -1,9 +1,9 @@
 /**
- * The ANN worker's segments: sealed ones are searched with a narrower beam than the delta, and ask for fewer
- * candidates each (at least half the k). These check what that must not cost: the nearest vectors still come back
- * when they are spread over several segments, when they all sit in one sealed segment (a dataset imported in topic
- * order), and from segments opened again from their files; and a search still gets all the candidates it asks for
- * when the sealed segments' shares add up to fewer.
+ * The ANN worker's segments: sealed ones are searched with a narrower beam than the delta (the count asked for,
+ * where the delta searches wider). These check what that must not cost: the nearest vectors still come back when
+ * they are spread over several segments, when they all sit in one sealed segment (a dataset imported in topic
+ * order), and from segments opened again from their files; and a search gets all the candidates it asks for whenever
+ * the segments hold them.
  */
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -80,11 +80,11 @@ describe("ANN worker segments", () => {
       expect(recallOf(reopened, clustered, 50)).toBeGreaterThanOrEqual(0.95)
     }), { timeout: 30_000 })
 
-  it.scoped("asks a sealed segment for more when the shares add up to fewer than k", () =>
+  it.scoped("gets k keys whenever the segments hold them: from one sealed segment, with a few more in the delta", () =>
     Effect.gen(function*() {
       const { directory, worker } = yield* workerWithSet
       yield* addAll(worker, "s", new Map(Array.from({ length: 1_000 }, (_, i) => [i + 1, near(i % 20, i + 1)])))
-      // Everything sealed, the delta empty (a set of exactly one segment's worth): one share is 64 of the 100 asked.
+      // Everything sealed, the delta empty (a set of exactly one segment's worth).
       yield* worker.seal("s", path.join(directory, "segment-0.usearch"))
       const query = Float32Array.from(near(4, 424_242))
       expect((yield* worker.search("s", query, 100)).length).toBe(100)

@@ -26,15 +26,18 @@ const STAMPS_PAGE = 20_000
 /** Vectors read (and staged) at once by a first build: ~7.7 MB of float32s at 384 dimensions. */
 const STAGE_PAGE = 5_000
 /**
- * Vectors per segment: the in-memory part of an index (the delta) stays below ~60 MB at 384 dimensions. A search asks
- * every segment, so fewer, larger segments search faster. Measured on the scale benchmark's million vectors (200
- * queries; the index's search for 100 candidates, p50 / p99, and recall@50 after rescoring): segments of 100 000 (ten)
- * 3.9–5.2 / 6.9–8.1 ms, 0.9985; of 250 000 (four) 1.4 / 3.0–5.2 ms, 0.993; of 500 000 (two) 0.6 / 1.1–1.4 ms, 0.955.
- * In the whole scale benchmark on PostgreSQL, 250 000 took the one-client p50 / p95 / p99 from 22.3 / 32.6 / 39.0 to
- * 17.7 / 25.4 / 39.6 ms (the tail is not the index), but the 1-in-6 filtered search's recall@50 from 0.982 to 0.931
- * (fewer segments propose fewer candidates deep in the order, where a filter's records are) and the delta to ~130 MB.
+ * Vectors per segment. A search asks every segment, so fewer, larger segments search faster; the in-memory part of an
+ * index (the delta) grows with them, to ~130 MB at 384 dimensions. Measured on the scale benchmark's million vectors
+ * (usearch alone, 200 queries; the index's search for 100 candidates, p50 / p99, recall@50 after rescoring, each
+ * segment asked for half the count then): segments of 100 000 (ten) 3.9–5.2 / 6.9–8.1 ms, 0.9985; of 250 000 (four)
+ * 1.4 / 3.0–5.2 ms, 0.993; of 500 000 (two) 0.6 / 1.1–1.4 ms, 0.955. With halves, four segments cost the 1-in-6
+ * filtered search's recall@50 0.982 → 0.931 (fewer candidates deep in the order, where a filter's records are), so
+ * every segment is now asked for the whole count (searchSegments). On PostgreSQL at a million records, alternating
+ * 40 s runs at one client on one database, both indexes built the same way: p50 / p99 15.0 / 28.0, 12.4 / 23.7 and
+ * 13.3 / 25.3 ms with ten segments, 10.8 / 21.9, 9.7 / 20.4 and 11.7 / 25.5 ms with four; recall@50 0.999 both, the
+ * 1-in-6 filtered search's 0.980 → 0.963 and its mean time 151 → 106 ms.
  */
-export const SEGMENT_VECTORS = 100_000
+export const SEGMENT_VECTORS = 250_000
 
 /** One build of an index: a named set of segments in the worker. */
 export interface IndexSet {

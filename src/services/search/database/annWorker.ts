@@ -28,40 +28,30 @@ export interface SegmentIndex {
  * `k`. It references nothing outside itself, so that the worker below runs this very code from its source (as the
  * SQLite search worker runs vectorKernels), and `npm run bench -- quantisation` measures the same search.
  * A key in two segments (re-added after its segment was sealed, see above) keeps its nearer distance.
+ *
+ * Every segment is asked for all `k` (or all it holds), so the nearest still come out when they all sit in one
+ * segment (a dataset imported in topic order), and a filtered search, which reads deep into the order, finds its
+ * records wherever they are. (Sealed segments used to propose half of `k` each, when there were ten of them a
+ * million vectors; with four, halves cost the 1-in-6 filtered search's recall@50 0.982 → 0.931.)
  */
 export const searchSegments = (
-  segments: ReadonlyArray<{ readonly index: SegmentIndex; readonly sealed: boolean }>,
+  segments: ReadonlyArray<SegmentIndex>,
   vector: Float32Array,
   k: number,
-  sealedExpansion: number,
   /** Keys found outside the segments, with their cosine distance: a first build's staged vectors (see `stage`). */
   found: Iterable<readonly [number, number]> = []
 ): Array<number> => {
   const best = new Map<number, number>(found)
-  const ask = (index: SegmentIndex, n: number) => {
-    const found = index.search(vector, n, 1)
-    for (let i = 0; i < found.keys.length; i++) {
-      const key = Number(found.keys[i])
-      const distance = found.distances[i]!
-      if (!((best.get(key) ?? Infinity) <= distance)) best.set(key, distance)
-    }
-    return found.keys.length
-  }
-  // Each sealed segment proposes at least half of the k (the caller asks for twice its limit), so the limit can still
-  // come out of a single segment when all the true neighbours are there.
-  const fromSealed = Math.max(Math.ceil(k / 2), Math.min(k, sealedExpansion))
-  const couldGiveMore: Array<SegmentIndex> = []
-  for (const { index, sealed } of segments) {
+  for (const index of segments) {
     const size = Number(index.size())
     if (size === 0) continue
-    const n = Math.min(sealed ? fromSealed : k, size)
-    if (ask(index, n) === n && n < Math.min(k, size)) couldGiveMore.push(index)
+    const nearest = index.search(vector, Math.min(k, size), 1)
+    for (let i = 0; i < nearest.keys.length; i++) {
+      const key = Number(nearest.keys[i])
+      const distance = nearest.distances[i]!
+      if (!((best.get(key) ?? Infinity) <= distance)) best.set(key, distance)
+    }
   }
-  // With one sealed segment and a delta holding less than the rest (a set just past a segment's size), the shares add
-  // up to fewer than k. The caller reads fewer than it asked for as "the index has no more", and a filtered search
-  // then scanned every allowed record exactly (1.1 s at 100 000 records on PostgreSQL): the segments that gave all
-  // they were asked for are asked for k, so that a search gets k keys whenever the segments hold them.
-  if (best.size < k) for (const index of couldGiveMore) ask(index, Math.min(k, Number(index.size())))
   return [...best].sort((a, b) => a[1] - b[1]).slice(0, k).map(([key]) => key)
 }
 
@@ -240,10 +230,8 @@ const ops = {
   },
   search({ set, vector, k }) {
     const target = setOf(set)
-    const segments = target.sealed.map((index) => ({ index, sealed: true }))
-    segments.push({ index: target.delta, sealed: false })
     const fromStaged = searchStaged(target, vector, k)
-    return { keys: Float64Array.from(searchSegments(segments, vector, k, workerData.sealedExpansion, fromStaged)) }
+    return { keys: Float64Array.from(searchSegments([...target.sealed, target.delta], vector, k, fromStaged)) }
   },
   state({ set }) { return state(setOf(set)) },
   close({ set }) {
@@ -273,14 +261,13 @@ export const EXPANSION_ADD = 128
  */
 export const EXPANSION_SEARCH = 320
 /**
- * The beam (and the candidates asked for) of a sealed segment's search. A search asks every segment, so several sealed
- * segments together propose several times the candidates one index would; each can search narrower. Measured when
- * segments held 100 000 vectors, on the scale benchmark's million (10 sealed segments, 30 queries): the index's share of a search
- * went from 8.1 to 4.3 ms with recall@50 unchanged at 0.999. Narrower still does not pay: at 50 (what a search of 100
- * candidates asks each sealed segment for anyway) `npm run bench -- quantisation` measured the segments' search at
- * 3.7 → 3.1–3.3 ms (p50, 100 queries), recall@50 0.998 → 0.997, but when all the nearest sit in one sealed segment
- * (a dataset imported in topic order) only 92 % of them came back (test/search/annWorker.test.ts). The delta, which is
- * the whole index below a segment's size (SEGMENT_VECTORS), keeps the full beam.
+ * The beam a sealed segment is opened with. usearch searches with the larger of its beam and the count asked for,
+ * and every segment is asked for the whole count (searchSegments), at least 100 (VectorSearch): so a sealed segment
+ * searches with that count as its beam, narrower than the delta's EXPANSION_SEARCH, which is the whole index below a
+ * segment's size and must find the nearest in small, spread-out sets. This floor matters for smaller counts only.
+ * (With ten segments of 100 000 a million vectors, a beam of 64 and half the count asked of each took the index's
+ * share of a search from 8.1 to 4.3 ms; four segments of 250 000, each asked for the whole count, take it lower
+ * still: see SEGMENT_VECTORS.)
  */
 export const SEALED_EXPANSION = 64
 
