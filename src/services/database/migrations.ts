@@ -14,6 +14,8 @@ import m0008 from "./migrations/0008_vector_index.js"
 import m0009 from "./migrations/0009_record_texts_whole.js"
 import m0010 from "./migrations/0010_job_progress.js"
 import m0011 from "./migrations/0011_record_texts_fields_index.js"
+import m0012 from "./migrations/0012_credentials_at_rest.js"
+import m0013 from "./migrations/0013_webhook_health.js"
 
 const migrations = {
   "0001_users_and_workspaces": m0001,
@@ -25,7 +27,9 @@ const migrations = {
   "0008_vector_index": m0008,
   "0009_record_texts_whole": m0009,
   "0010_job_progress": m0010,
-  "0011_record_texts_fields_index": m0011
+  "0011_record_texts_fields_index": m0011,
+  "0012_credentials_at_rest": m0012,
+  "0013_webhook_health": m0013
 }
 const LATEST = Math.max(...Object.keys(migrations).map((name) => Number.parseInt(name, 10)))
 
