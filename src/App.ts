@@ -36,17 +36,34 @@ export const PrepareLive = Layer.effectDiscard(
   })
 ).pipe(Layer.provide([Users.Default, Workspaces.Default, SearchIndex.Default, Telemetry.Default, OAuth.Default]))
 
+/**
+ * What the server's layers run on. A function applied to both `ServerLive` and the preparation `NodeServerLive`
+ * waits for: the same layer values, so each is built once (layers are memoised by reference within one build).
+ */
+const withInfrastructure = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
+  layer.pipe(
+    Layer.provide(SearchEngineLive),
+    Layer.provide(Database.Default),
+    Layer.provideMerge(SqlLive),
+    Layer.provide(TracingLive)
+  )
+
 /** Everything but the socket: tests provide their own `HttpServer` on a random port. */
-export const ServerLive = Layer.mergeAll(HttpLive, ServerJobWorkersLive, OutboxDispatcherLive).pipe(
-  Layer.provide(PrepareLive),
-  Layer.provide(SearchEngineLive),
-  Layer.provide(Database.Default),
-  Layer.provideMerge(SqlLive),
-  Layer.provide(TracingLive)
+export const ServerLive = withInfrastructure(
+  Layer.mergeAll(HttpLive, ServerJobWorkersLive, OutboxDispatcherLive).pipe(Layer.provide(PrepareLive))
 )
 
+/**
+ * The server on its port. The port opens only once the preparation (migrations, owner) is done: a socket that
+ * listened earlier accepted connections nobody answered until then, and a client waiting on one could hang.
+ * Before, a connection is refused, which clients and load balancers understand as "not up yet".
+ */
 export const NodeServerLive = Layer.unwrapEffect(Effect.map(GlossConfig, ({ server }) =>
   ServerLive.pipe(
     HttpServer.withLogAddress,
-    Layer.provide(NodeHttpServer.layer(createStoppableServer, { port: server.port, host: server.host }))
+    Layer.provide(
+      NodeHttpServer.layer(createStoppableServer, { port: server.port, host: server.host }).pipe(
+        Layer.provide(withInfrastructure(PrepareLive))
+      )
+    )
   )))

@@ -4,6 +4,7 @@
  */
 import { Effect, Option, Redacted } from "effect"
 import { GlossConfig } from "./Config.js"
+import { Conflict } from "./domain/Errors.js"
 import { Users } from "./services/users/Users.js"
 import { Workspaces } from "./services/workspaces/Workspaces.js"
 
@@ -12,6 +13,15 @@ export const FIRST_OWNER_HINT = "No owner exists yet, so nobody can sign in. Cre
   "with USERNAME and PASSWORD set (USERNAME=admin PASSWORD=<8+ characters> npm start; API_KEY and WORKSPACE are " +
   "optional), or with `npm run gloss -- users create --username admin --password <8+ characters> --role owner` on the " +
   "same database."
+
+/**
+ * A create that met a unique violation (a `Conflict`) because another process created the same thing meanwhile:
+ * what it created, read back. Several servers may start at once on one database with the same variables (replicas).
+ */
+const orCreatedMeanwhile = <A, R>(find: Effect.Effect<Option.Option<A>, never, R>) =>
+<B, E, R2>(create: Effect.Effect<B, E, R2>): Effect.Effect<A | B, E, R | R2> =>
+  Effect.catchIf(create, (error) => error instanceof Conflict, (conflict) =>
+    Effect.flatMap(find, Option.match({ onNone: () => Effect.fail(conflict), onSome: (found) => Effect.succeed(found) })))
 
 export const ensureOwner = Effect.gen(function*() {
   const { owner } = yield* GlossConfig
@@ -35,19 +45,20 @@ export const ensureOwner = Effect.gen(function*() {
   const username = owner.username.value
   const apiKey = Option.map(owner.apiKey, Redacted.value)
 
-  const existing = yield* users.findByUsername(username)
-  const byKey = Option.isSome(apiKey) ? yield* users.findByApiKey(apiKey.value) : Option.none()
-  const user = Option.isSome(existing)
-    ? existing.value
-    : Option.isSome(byKey)
-    ? byKey.value
-    : yield* users.createTrusted({
-      first_name: username,
-      username,
-      role: "owner",
-      password: Redacted.value(owner.password.value),
-      api_key: Option.getOrUndefined(apiKey)
-    }).pipe(Effect.tap((created) =>
+  const find = Effect.gen(function*() {
+    const existing = yield* users.findByUsername(username)
+    if (Option.isSome(existing) || Option.isNone(apiKey)) return existing
+    return yield* users.findByApiKey(apiKey.value)
+  })
+  const found = yield* find
+  const user = Option.isSome(found) ? found.value : yield* users.createTrusted({
+    first_name: username,
+    username,
+    role: "owner",
+    password: Redacted.value(owner.password.value),
+    api_key: Option.getOrUndefined(apiKey)
+  }).pipe(
+    Effect.tap((created) =>
       // A generated key exists nowhere else: this line is the operator's only chance to read it.
       Option.isSome(apiKey)
         ? Effect.logInfo(`Created the owner user '${username}'`)
@@ -55,12 +66,15 @@ export const ensureOwner = Effect.gen(function*() {
         : Effect.logWarning(
           `Created the owner user '${username}'. Its API key (shown once, generated because API_KEY is unset): ${created.api_key}`
         )
-    ))
+    ),
+    orCreatedMeanwhile(find)
+  )
 
   if (Option.isSome(owner.workspace)) {
     const name = owner.workspace.value
-    const found = yield* workspaces.findByName(name)
-    const workspace = Option.isSome(found) ? found.value : yield* workspaces.createTrusted({ name })
+    const findWorkspace = workspaces.findByName(name)
+    const existing = yield* findWorkspace
+    const workspace = Option.isSome(existing) ? existing.value : yield* workspaces.createTrusted({ name }).pipe(orCreatedMeanwhile(findWorkspace))
     yield* workspaces.addUserTrusted(workspace.id, user.id).pipe(Effect.catchTag("Conflict", () => Effect.void))
   }
 }).pipe(Effect.withSpan("Bootstrap.ensureOwner"))

@@ -177,8 +177,11 @@ export class OAuth extends Effect.Service<OAuth>()("Gloss/OAuth", {
     const ensureAllowedWorkspaces = Effect.gen(function*() {
       for (const name of settings.allowedWorkspaces) {
         if (Option.isNone(yield* workspaces.findByName(name))) {
-          yield* workspaces.createTrusted({ name }).pipe(Effect.catchTag("Conflict", () => Effect.void))
-          yield* Effect.logInfo(`OAuth: created the allowed workspace '${name}'`)
+          // Another server starting at the same moment may create it first: that is as good.
+          yield* workspaces.createTrusted({ name }).pipe(
+            Effect.zipRight(Effect.logInfo(`OAuth: created the allowed workspace '${name}'`)),
+            Effect.catchTag("Conflict", () => Effect.void)
+          )
         }
       }
     })

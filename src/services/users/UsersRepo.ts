@@ -2,7 +2,7 @@ import { SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { UserId, WorkspaceId } from "../../domain/Ids.js"
 import { Role } from "../../domain/User.js"
-import { DbTimestamp } from "../database/columns.js"
+import { DbInt, DbTimestamp } from "../database/columns.js"
 import { Database } from "../database/Database.js"
 
 export const UserRow = Schema.Struct({
@@ -83,7 +83,8 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("Gloss/UsersRepo", {
 
     const ownerCount = SqlSchema.single({
       Request: Schema.Void,
-      Result: Schema.Struct({ n: Schema.Number }),
+      // A count is a bigint on PostgreSQL, which its client returns as text.
+      Result: Schema.Struct({ n: DbInt }),
       execute: () => sql`select count(*) as n from users where role = 'owner'`
     })
 
@@ -108,7 +109,7 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("Gloss/UsersRepo", {
       update: (id: UserId, changes: typeof UserChanges.Type) => update(id, changes).pipe(Effect.orDie),
       delete: (id: UserId) => remove(id).pipe(Effect.orDie),
       lockOwners: lockOwners().pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
-      hasOwner: ownerCount().pipe(Effect.map(({ n }) => Number(n) > 0), Effect.orDie),
+      hasOwner: ownerCount().pipe(Effect.map(({ n }) => n > 0), Effect.orDie),
       usernameTaken: (username: string) => findByUsername(username).pipe(Effect.map(Option.isSome), Effect.orDie)
     } as const
   }),
