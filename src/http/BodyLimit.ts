@@ -1,19 +1,25 @@
 /**
  * The limits on request bodies: their size (`GLOSS_MAX_REQUEST_BODY_MB`), answered with 413 rather than a dropped
- * connection, and how deep their JSON nests (`MAX_BODY_DEPTH`), answered with 422 (by `ErrorResponses`).
+ * connection, how deep their JSON nests (`MAX_BODY_DEPTH`), and their encoding: UTF-8, with well-formed text (no lone
+ * surrogate escapes, `WellFormedText.ts`), both answered with 422 (by `ErrorResponses`).
  *
  * A body that declares its length is refused before it is read. A chunked body (no length) is read here, up to the
  * limit: @effect/platform's own limit destroys the socket when it trips, so the client would never see the 413.
  * Past the limit the rest is drained and discarded (up to a bound, then the connection is closed), and a request
  * within it continues with the bytes already read.
  *
+ * Either way the body's text is served from its bytes, checked to be UTF-8 first: @effect/platform decodes the
+ * socket as UTF-8 and silently turns bytes that are not into U+FFFD, which would then be stored as if sent.
+ *
  * JSON nesting is counted on the text, before `JSON.parse`: a body nested 100 000 levels deep parses, but then
  * overflows the stack of whatever walks it recursively (schema error messages, `JSON.stringify`, validators).
  */
+import { isUtf8 } from "node:buffer"
 import type { IncomingMessage } from "node:http"
 import { HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Option, Stream } from "effect"
+import { checkWellFormed } from "./WellFormedText.js"
 
 /** How much of an oversized chunked body we are willing to drain to keep the connection usable. */
 const DRAIN_FACTOR = 4
@@ -44,6 +50,13 @@ export class BodyTooDeep extends Error {
   }
 }
 
+/** Why a body was refused before parsing; `ErrorResponses` answers it with 422. */
+export class BodyNotUtf8 extends Error {
+  constructor() {
+    super("The request body is not valid UTF-8")
+  }
+}
+
 /** Whether JSON text opens more than `max` objects and arrays inside one another (brackets in strings do not count). */
 export const nestsDeeperThan = (text: string, max: number): boolean => {
   let depth = 0
@@ -67,7 +80,10 @@ const readJson = (request: HttpServerRequest.HttpServerRequest) =>
     Effect.try({
       try: () => {
         if (nestsDeeperThan(text, MAX_BODY_DEPTH)) throw new BodyTooDeep()
-        return text === "" ? null : JSON.parse(text) as unknown
+        if (text === "") return null
+        const value: unknown = JSON.parse(text)
+        checkWellFormed(text, value)
+        return value
       },
       catch: (cause) => new HttpServerError.RequestError({ request, reason: "Decode", cause })
     }))
@@ -88,27 +104,38 @@ const overriding = (
     }
   })
 
-// A getter, so that it reads the `text` of the request it ends up on (the body already read, for a chunked one).
-const limitedJson: PropertyDescriptorMap = {
-  json: {
-    get(this: HttpServerRequest.HttpServerRequest) {
-      return readJson(this)
-    }
+// A getter, so that it reads the `text` of the request it ends up on.
+const limitedJson: PropertyDescriptor = {
+  get(this: HttpServerRequest.HttpServerRequest) {
+    return readJson(this)
   }
 }
 
-/** The same request, its body served from `body` instead of the socket. */
-const withBody = (request: HttpServerRequest.HttpServerRequest, body: Buffer): HttpServerRequest.HttpServerRequest => {
-  const text = body.toString("utf8")
-  const bytes = new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
-  // Delegate everything else (headers, url, cookies, urlParamsBody — which read `this.text`) to the original.
+/**
+ * The same request, its body served from the bytes `read` gives (read once, when first asked for): `text` only if
+ * they are UTF-8, `json` as `readJson` reads it. Everything else (headers, url, cookies, `urlParamsBody`, which reads
+ * `this.text`) is the original's; `multipart` still reads the socket, so a form upload is not read twice.
+ */
+const withBody = (
+  request: HttpServerRequest.HttpServerRequest,
+  read: Effect.Effect<Buffer, HttpServerError.RequestError>
+): HttpServerRequest.HttpServerRequest => {
+  const bytes = Effect.runSync(Effect.cached(read))
+  const text = Effect.runSync(Effect.cached(Effect.flatMap(bytes, (body) =>
+    isUtf8(body)
+      ? Effect.succeed(body.toString("utf8"))
+      : Effect.fail(new HttpServerError.RequestError({ request, reason: "Decode", cause: new BodyNotUtf8() })))))
+  const array = Effect.map(bytes, (body) => new Uint8Array(body.buffer, body.byteOffset, body.byteLength))
   return overriding(request, {
-    ...limitedJson,
-    text: { value: Effect.succeed(text) },
-    arrayBuffer: { value: Effect.succeed(bytes.slice().buffer) },
-    stream: { value: Stream.make(bytes) }
+    json: limitedJson,
+    text: { value: text },
+    arrayBuffer: { value: Effect.map(array, (view) => view.slice().buffer) },
+    stream: { value: Stream.fromEffect(array) }
   })
 }
+
+const tooLargeError = (request: HttpServerRequest.HttpServerRequest) =>
+  new HttpServerError.RequestError({ request, reason: "Decode", cause: new Error("maxBytes exceeded") })
 
 export const limitBody = (maxBytes: number, tooLarge: HttpServerResponse.HttpServerResponse) =>
 <E, R>(
@@ -118,12 +145,19 @@ export const limitBody = (maxBytes: number, tooLarge: HttpServerResponse.HttpSer
     const declared = request.headers["content-length"]
     if (declared !== undefined) {
       if (Number(declared) > maxBytes) return Effect.succeed(tooLarge)
-      return declared === "0" ? app : Effect.provideService(app, HttpServerRequest.HttpServerRequest, overriding(request, limitedJson))
+      if (declared === "0") return app
+      // Read when the endpoint asks for it (never, for a request refused before its body matters).
+      const read = Effect.flatMap(
+        readLimited(NodeHttpServerRequest.toIncomingMessage(request), maxBytes),
+        Option.match({ onNone: () => Effect.fail(tooLargeError(request)), onSome: Effect.succeed })
+      )
+      return Effect.provideService(app, HttpServerRequest.HttpServerRequest, withBody(request, read))
     }
     if (request.headers["transfer-encoding"] === undefined) return app
     return Effect.flatMap(readLimited(NodeHttpServerRequest.toIncomingMessage(request), maxBytes), (body) =>
       Option.match(body, {
         onNone: () => Effect.succeed(tooLarge),
-        onSome: (buffer) => Effect.provideService(app, HttpServerRequest.HttpServerRequest, withBody(request, buffer))
+        onSome: (buffer) =>
+          Effect.provideService(app, HttpServerRequest.HttpServerRequest, withBody(request, Effect.succeed(buffer)))
       }))
   })

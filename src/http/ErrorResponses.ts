@@ -1,8 +1,9 @@
 /**
  * Turns failures that no handler declares into the contract's bodies (reference §8): a request that does not match
- * its schema → 422 (FastAPI's shape, not Effect's 400), malformed JSON, JSON nested too deep or a malformed form
- * → 422, a body over the limit → 413, text PostgreSQL cannot store (NUL) → 422, a locked database → 503, anything
- * unexpected → 500 with the cause logged and no internals in the body.
+ * its schema → 422 (FastAPI's shape, not Effect's 400), malformed JSON, JSON nested too deep, a body that is not
+ * UTF-8, text with a lone surrogate or a malformed form → 422, a body over the limit → 413, text PostgreSQL cannot
+ * store (NUL) → 422, a locked database → 503, anything unexpected → 500 with the cause logged and no internals in
+ * the body.
  */
 import { HttpApiBuilder, HttpApiError, HttpServerError, Multipart } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
@@ -15,8 +16,9 @@ import {
 } from "../domain/Errors.js"
 import { DatabaseLocked, isBusy, isUnstorableText } from "../services/database/errors.js"
 import { Api } from "../contract/Api.js"
-import { BodyTooDeep } from "./BodyLimit.js"
+import { BodyNotUtf8, BodyTooDeep } from "./BodyLimit.js"
 import { laxErrorType } from "./Lax.js"
+import { IllFormedText } from "./WellFormedText.js"
 
 const issueType = (tag: string, message: string): string => {
   // The lax readings of numbers and booleans fail with pydantic's messages; their pydantic types go with them.
@@ -51,8 +53,12 @@ const unreadableBody = (error: HttpServerError.RequestError): PayloadTooLarge | 
   if (isBodyTooLarge(error)) {
     return new PayloadTooLarge({ detail: "The request body is larger than GLOSS_MAX_REQUEST_BODY_MB allows" })
   }
-  return error.cause instanceof BodyTooDeep
-    ? badBody(error.cause.message, "value_error")
+  const { cause } = error
+  if (cause instanceof IllFormedText) {
+    return new ValidationError({ errors: [{ loc: [...cause.path], msg: cause.message, type: "value_error" }] })
+  }
+  return cause instanceof BodyTooDeep || cause instanceof BodyNotUtf8
+    ? badBody(cause.message, "value_error")
     : badBody("The request body is not valid JSON", "json_invalid")
 }
 

@@ -1,11 +1,12 @@
 /**
- * What happens to every request around the API itself: CORS, a 415 for a body the endpoint cannot read
- * (`MediaType.ts`), the body limits (`BodyLimit.ts`), JSON for unknown routes (404) and wrong methods (405), and one
- * log line per request. Kept cheap on purpose: the request logger that ships with @effect/platform costs about a
- * third of the throughput of a small endpoint (STACK.md, performance facts).
+ * What happens to every request around the API itself: `X-Content-Type-Options: nosniff` on every answer (a browser
+ * must never read an answer as another type than it declares, say a JSON answer that echoes a client's text as HTML),
+ * CORS, a 415 for a body the endpoint cannot read (`MediaType.ts`), the body limits (`BodyLimit.ts`), JSON for unknown
+ * routes (404) and wrong methods (405), and one log line per request. Kept cheap on purpose: the request logger that
+ * ships with @effect/platform costs about a third of the throughput of a small endpoint (STACK.md, performance facts).
  */
 import {
-  type HttpApp,
+  HttpApp,
   HttpMiddleware,
   HttpServerError,
   HttpServerRequest,
@@ -27,6 +28,14 @@ const originMatcher = (patterns: ReadonlyArray<string>) => {
   )
   return (origin: string) => regexes.some((regex) => regex.test(origin))
 }
+
+/**
+ * Set as a pre-response handler, so that it also reaches the answers the server makes from failures that no
+ * middleware turned into a response.
+ */
+const noSniffing = HttpApp.appendPreResponseHandler((_, response) =>
+  Effect.succeed(HttpServerResponse.setHeader(response, "x-content-type-options", "nosniff"))
+)
 
 export const requestPipeline = (config: GlossConfigShape) => {
   const logRequests = accessLog(config)
@@ -58,7 +67,7 @@ export const requestPipeline = (config: GlossConfigShape) => {
       // A second line of defence; `limitBody` has already refused what is over the limit.
       HttpServerRequest.withMaxBodySize(Option.some(maxBytes))
     )
-    return logRequests(cors(checkMediaType(baseUrl)(limitBody(maxBytes, tooLarge)(routed))))
+    return Effect.zipRight(noSniffing, logRequests(cors(checkMediaType(baseUrl)(limitBody(maxBytes, tooLarge)(routed)))))
   }
 }
 

@@ -1,0 +1,60 @@
+/**
+ * Text in a request body must be well-formed Unicode. JSON can spell a lone surrogate (`"\ud800"`) that no UTF-8
+ * text holds: PostgreSQL refuses it (a 500 before this check), SQLite stores it, and what reads it back (JSON
+ * encoders, browsers, the search engines) each does something else with it. So a body holding one, in a key or a
+ * value, is refused with 422 before any endpoint sees it, on every database.
+ *
+ * The body's bytes are checked to be UTF-8 where they are read (`BodyLimit.ts`), so a lone surrogate can only come
+ * from a `\uD800`–`\uDFFF` escape. The text is scanned for an escape that is not half of a pair first (cheap: the
+ * ingest path reads every record body through here); only then is the parsed value walked, to be sure and to say
+ * where. A `\\ud800` (an escaped backslash, then letters) makes the scan look, and the walk then finds nothing.
+ */
+
+declare global {
+  // Node 20 has it (ES2024); the project's `lib` stops at ES2023.
+  interface String {
+    isWellFormed(): boolean
+  }
+}
+
+/** A high surrogate escape not followed by a low one, or a low one not preceded by a high one. */
+const UNPAIRED_ESCAPE =
+  /\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}/
+
+export type JsonPath = ReadonlyArray<string | number>
+
+/** Why a body was refused after parsing; `ErrorResponses` answers it with 422 naming `path`. */
+export class IllFormedText extends Error {
+  constructor(readonly path: JsonPath) {
+    super("Text must be well-formed Unicode: a lone surrogate (\\ud800-\\udfff) cannot be stored")
+  }
+}
+
+/** Where in `value` a string or key holds a lone surrogate, if anywhere. Depth is bounded by `MAX_BODY_DEPTH`. */
+const illFormedAt = (value: unknown, path: Array<string | number>): JsonPath | undefined => {
+  if (typeof value === "string") return value.isWellFormed() ? undefined : [...path]
+  if (typeof value !== "object" || value === null) return undefined
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      path.push(i)
+      const found = illFormedAt(value[i], path)
+      path.pop()
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+  for (const key in value) {
+    path.push(key)
+    const found = key.isWellFormed() ? illFormedAt((value as Record<string, unknown>)[key], path) : [...path]
+    path.pop()
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+/** Throws `IllFormedText` when `value`, parsed from the UTF-8 JSON `text`, holds a lone surrogate. */
+export const checkWellFormed = (text: string, value: unknown): void => {
+  if (!UNPAIRED_ESCAPE.test(text)) return
+  const at = illFormedAt(value, [])
+  if (at !== undefined) throw new IllFormedText(at)
+}
