@@ -1,7 +1,8 @@
 /**
  * Ids in create bodies. Argilla's create schemas have no `id`: one sent is accepted and ignored, and the server issues
- * a new id, so a dataset exported with its ids (the SDK's `to_disk`) can be created again on the same server. Bulk
- * records keep a client's id only while no other dataset's record has it. A 409 names what clashed.
+ * a new id, so a dataset exported with its ids (the SDK's `to_disk`) can be created again on the same server. So does
+ * bulk create (`POST …/records/bulk`, Argilla's `RecordCreate` has no `id`); bulk upsert (`PUT`) keeps a client's id
+ * only while no other dataset's record has it. A 409 names what clashed.
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -133,6 +134,23 @@ for (const dialect of dialects) {
           const updated = yield* bulk(dataset, "PUT", [{ id, metadata: { n: 1 } }])
           expect(body(updated).updated_item_ids).toEqual([id])
           expect(items(updated)[0]).toMatchObject({ id, fields: { text: "one" } })
+        }))
+
+      it.effect("bulk create (POST) ignores ids, as Argilla's create schema has none; bulk upsert (PUT) keeps them and refuses repeats", () =>
+        Effect.gen(function*() {
+          const dataset = yield* publishedDataset()
+          const id = crypto.randomUUID()
+          const created = yield* bulk(dataset, "POST", [{ id, fields: { text: "one" } }, { id, fields: { text: "two" } }])
+          expect(created.status).toBe(201)
+          const ids = items(created).map((record) => record.id)
+          expect(ids).not.toContain(id)
+          expect(new Set(ids).size).toBe(2)
+          const repeated = yield* bulk(dataset, "PUT", [{ id, fields: { text: "one" } }, { id, fields: { text: "two" } }])
+          expect(repeated.status).toBe(422)
+          expect(JSON.stringify(repeated.body)).toContain(`items 0 and 1 have the same id \`${id}\``)
+          const kept = yield* bulk(dataset, "PUT", [{ id, fields: { text: "three" } }])
+          expect(items(kept)[0]?.id).toBe(id)
+          expect(body(yield* send("GET", datasetPath(dataset, "/records"))).total).toBe(3)
         }))
     })
   })
