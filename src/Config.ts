@@ -6,6 +6,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { Config, ConfigProvider, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import * as V from "./config/values.js"
+import { type AllowedHost, parseAllowedHosts } from "./services/webhooks/addresses.js"
 
 export type DatabaseConfig =
   | { readonly _tag: "Sqlite"; readonly filename: string; readonly timeoutSeconds: number }
@@ -80,6 +81,10 @@ const parseOrigins = (raw: string): Either.Either<ReadonlyArray<string>, string>
 const parseRedisUrl = (raw: string): Either.Either<Redacted.Redacted<string>, string> =>
   /^rediss?:\/\/./.test(raw) ? Either.right(Redacted.make(raw)) : Either.left("expected a redis:// or rediss:// URL")
 
+// Inside a `{hash tag}` in every key, so no braces; short and printable, as it is part of each key's name.
+const parseRedisPrefix = (raw: string): Either.Either<string, string> =>
+  /^[A-Za-z0-9._:-]{1,64}$/.test(raw) ? Either.right(raw) : Either.left("expected 1 to 64 letters, digits, '.', '_', ':' or '-'")
+
 const parseSecretUrl = (raw: string) => Either.map(V.httpUrl(raw), (url) => Redacted.make(url.href.replace(/\/$/, "")))
 
 const minLength = (min: number, what: string) => (raw: string): Either.Either<Redacted.Redacted<string>, string> =>
@@ -117,6 +122,12 @@ const config = Effect.gen(function*() {
       secretKey: V.optionalSecret("GLOSS_AUTH_SECRET_KEY"),
       tokenExpirationSeconds: V.integer("GLOSS_AUTH_TOKEN_EXPIRATION", 86_400, { min: 1, max: 31_536_000 }),
       cacheSeconds: V.number("GLOSS_AUTH_CACHE_SECONDS", 2, { min: 0, max: 300 }),
+      // Failed sign-ins (`POST /token`) allowed per username and per client address in a window; 0 turns one off.
+      signIn: Config.all({
+        maxFailuresPerUser: V.integer("GLOSS_AUTH_SIGNIN_MAX_FAILURES_PER_USER", 10, { min: 0, max: 1_000_000 }),
+        maxFailuresPerAddress: V.integer("GLOSS_AUTH_SIGNIN_MAX_FAILURES_PER_ADDRESS", 50, { min: 0, max: 1_000_000 }),
+        windowSeconds: V.integer("GLOSS_AUTH_SIGNIN_WINDOW_SECONDS", 900, { min: 1, max: 86_400 })
+      }),
       // Unset: `.oauth.yml` in the working directory (the seed), else `.oauth.yaml` (Argilla's name).
       oauthConfigPath: V.optionalString("GLOSS_AUTH_OAUTH_CFG"),
       // Hugging Face client credentials when the file has none: ours, then the ones a Space with `hf_oauth` injects.
@@ -150,11 +161,19 @@ const config = Effect.gen(function*() {
     rankWindow: V.integer("GLOSS_SEARCH_RANK_WINDOW", 10_000, { min: 0, max: 1_000_000_000 }),
     // The built-in engine: a search counts its matches exactly up to this many, a lower bound past it; 0 counts all.
     trackTotalHits: V.integer("GLOSS_SEARCH_TRACK_TOTAL_HITS", 10_000, { min: 0, max: 1_000_000_000 }),
+    // Every engine: a search still running after this many seconds is stopped and answered with a 503.
+    searchTimeoutSeconds: V.number("GLOSS_SEARCH_TIMEOUT_SECONDS", 15, { min: 0.001, max: 3600 }),
     redis: Config.all({
       url: V.parseWith("GLOSS_REDIS_URL", parseRedisUrl),
-      useCluster: V.boolean("GLOSS_REDIS_USE_CLUSTER", false)
+      useCluster: V.boolean("GLOSS_REDIS_USE_CLUSTER", false),
+      // Unset: `gloss`, or what the job settings in context say (tests give each suite its own).
+      prefix: V.parseWith("GLOSS_REDIS_PREFIX", parseRedisPrefix)
     }),
     jobWorkers: V.integer("GLOSS_JOB_WORKERS", 2, { min: 0, max: 64 }),
+    // Internal destinations webhooks may post to (else loopback, private, link-local… are refused).
+    webhooksAllowedHosts: V.parseWith("GLOSS_WEBHOOKS_ALLOWED_HOSTS", parseAllowedHosts).pipe(
+      Config.map(Option.getOrElse((): ReadonlyArray<AllowedHost> => []))
+    ),
     limits: Config.all({
       labelSelectionOptionsMaxItems: V.integer("GLOSS_LABEL_SELECTION_OPTIONS_MAX_ITEMS", 500, { min: 2, max: 100_000 }),
       spanOptionsMaxItems: V.integer("GLOSS_SPAN_OPTIONS_MAX_ITEMS", 500, { min: 1, max: 100_000 }),
@@ -224,10 +243,12 @@ const config = Effect.gen(function*() {
       ...values.elasticsearch,
       vectorAnnFrom: values.vectorAnnFrom,
       rankWindow: values.rankWindow,
-      trackTotalHits: values.trackTotalHits
+      trackTotalHits: values.trackTotalHits,
+      timeoutSeconds: values.searchTimeoutSeconds
     },
     redis: values.redis,
     jobs: { workers: values.jobWorkers },
+    webhooks: { allowedHosts: values.webhooksAllowedHosts },
     limits: values.limits,
     features: { shareYourProgress: values.shareYourProgress, showSpaceStorageWarning: values.showSpaceStorageWarning },
     hub: {

@@ -64,7 +64,16 @@ export const Webhook = Schema.Struct({
   enabled: Schema.Boolean,
   description: Schema.NullOr(Schema.String),
   inserted_at: Timestamp,
-  updated_at: Timestamp
+  updated_at: Timestamp,
+  /**
+   * Gloss extensions (Argilla's SDK ignores keys it does not know): how the receiver is doing. Failed deliveries
+   * in a row (counted once per back-off window; a success resets it), the latest failure, and why Gloss disabled
+   * the webhook, if it did (`enabled` stays the switch: `PATCH {"enabled": true}` turns it back on).
+   */
+  consecutive_failures: Schema.Number,
+  last_failure_at: Schema.NullOr(Timestamp),
+  last_error: Schema.NullOr(Schema.String),
+  disabled_reason: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "Webhook" })
 export type Webhook = typeof Webhook.Type
 

@@ -31,12 +31,30 @@ for (const dialect of dialects) {
           })
           expect(created.status).toBe(201)
           const webhook = body(created)
-          expect(Object.keys(webhook).sort()).toEqual(["description", "enabled", "events", "id", "inserted_at", "secret", "updated_at", "url"])
+          // Argilla's keys, and Gloss's health extensions (which the SDK's model ignores).
+          expect(Object.keys(webhook).sort()).toEqual([
+            "consecutive_failures",
+            "description",
+            "disabled_reason",
+            "enabled",
+            "events",
+            "id",
+            "inserted_at",
+            "last_error",
+            "last_failure_at",
+            "secret",
+            "updated_at",
+            "url"
+          ])
           expect(webhook).toMatchObject({
             url: "http://example.com/hooks/argilla",
             events: ["record.created", "response.created"],
             enabled: true,
-            description: null
+            description: null,
+            consecutive_failures: 0,
+            last_failure_at: null,
+            last_error: null,
+            disabled_reason: null
           })
           expect(webhook.inserted_at).toMatch(NAIVE)
           // Base64 of 64 random bytes, no `whsec_` prefix: what any Standard Webhooks verifier takes.

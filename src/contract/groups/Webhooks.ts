@@ -17,7 +17,7 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   )
   .add(
     HttpApiEndpoint.patch("update", "/webhooks/:id").setPath(ById).setPayload(WebhookUpdate).addSuccess(Webhook)
-      .addError(NotFound.http)
+      .addError(NotFound.http).addError(Unprocessable.http)
   )
   .add(HttpApiEndpoint.del("delete", "/webhooks/:id").setPath(ById).addSuccess(Webhook).addError(NotFound.http))
   .add(

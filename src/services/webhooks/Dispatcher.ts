@@ -51,7 +51,14 @@ export const OutboxDispatcherLive = Layer.scopedDiscard(Effect.gen(function*() {
       const body = envelope(row.name, row.occurred_at, row.payload)
       for (const hook of hooks) {
         if (!hook.events.some((event) => event === row.name)) continue
-        const job = { webhookId: hook.id, eventId: row.id, messageId: messageIdFor(row.id, hook.id), type: row.name, body }
+        const job = {
+          webhookId: hook.id,
+          eventId: row.id,
+          messageId: messageIdFor(row.id, hook.id),
+          type: row.name,
+          body,
+          attempt: 1
+        }
         const jobs = byHook.get(hook.id)
         if (jobs === undefined) byHook.set(hook.id, [job])
         else jobs.push(job)
@@ -65,20 +72,25 @@ export const OutboxDispatcherLive = Layer.scopedDiscard(Effect.gen(function*() {
    * goes out as one `webhooks.deliver-burst` job: a job and two queue transactions per event bounded delivery to a
    * few hundred events a second (bench: webhooks).
    */
-  const enqueueDeliveries = (jobs: ReadonlyArray<DeliveryPayload>) =>
-    jobs.length < settings.burstFrom
-      ? Effect.forEach(jobs, (job) => queue.enqueue("high", DeliverWebhook, job, delivery), { discard: true })
+  const enqueueDeliveries = (jobs: ReadonlyArray<DeliveryPayload>, hook: WebhookRow | undefined, at: Date) => {
+    // A webhook that is backed off (its receiver failing) gets its new events when the back-off is over.
+    const wait = hook?.retry_at != null ? hook.retry_at.getTime() - at.getTime() : 0
+    const options = wait > 0 ? { ...delivery, delay: Duration.millis(wait) } : delivery
+    return jobs.length < settings.burstFrom
+      ? Effect.forEach(jobs, (job) => queue.enqueue("high", DeliverWebhook, job, options), { discard: true })
       : Effect.forEach(chunks(jobs, settings.dispatchBatch), (events) => {
         const burst: BurstPayload = {
           webhookId: events[0]!.webhookId,
           events: events.map(({ webhookId: _, ...event }) => event)
         }
-        return queue.enqueue("high", DeliverWebhookBurst, burst, delivery)
+        return queue.enqueue("high", DeliverWebhookBurst, burst, options)
       }, { discard: true })
+  }
 
   /** One batch; how many rows it took. */
   const batch = db.transaction(Effect.gen(function*() {
-    const rows = yield* outbox.claim(settings.dispatchBatch, yield* now)
+    const at = yield* now
+    const rows = yield* outbox.claim(settings.dispatchBatch, at)
     if (rows.length === 0) return 0
     for (const row of rows) {
       if (row.kind !== "job") continue
@@ -87,7 +99,7 @@ export const OutboxDispatcherLive = Layer.scopedDiscard(Effect.gen(function*() {
       yield* queue.enqueue(row.queue ?? "default", row.name, payload)
     }
     const hooks = rows.some((row) => row.kind === "event") ? yield* webhooks.listEnabled : []
-    for (const jobs of deliveriesOf(rows, hooks).values()) yield* enqueueDeliveries(jobs)
+    for (const [id, jobs] of deliveriesOf(rows, hooks)) yield* enqueueDeliveries(jobs, hooks.find((h) => h.id === id), at)
     return rows.length
   }))
 

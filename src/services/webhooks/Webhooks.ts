@@ -8,6 +8,7 @@ import { Database } from "../database/Database.js"
 import { orNotFound } from "../found.js"
 import { Policy } from "../Policy.js"
 import { WebhookDelivery } from "./Delivery.js"
+import { Destinations } from "./Destinations.js"
 import { newSecret } from "./signing.js"
 import { Subscriptions } from "./Subscriptions.js"
 import { type WebhookRow, WebhooksRepo } from "./WebhooksRepo.js"
@@ -24,6 +25,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Gloss/Webhooks", {
     const db = yield* Database
     const delivery = yield* WebhookDelivery
     const subscriptions = yield* Subscriptions
+    const destinations = yield* Destinations
 
     /** The contract loads the webhook before checking the policy: an unknown id is 404 for everyone. */
     const load = (actor: User, id: WebhookId) =>
@@ -36,6 +38,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Gloss/Webhooks", {
 
     const create = Effect.fn("Webhooks.create")(function*(actor: User, payload: WebhookCreate) {
       yield* policy.require(actor, "webhooks.manage")
+      yield* destinations.vet(payload.url)
       const at = yield* now
       const row: WebhookRow = {
         id: WebhookId.make(newId()),
@@ -45,7 +48,12 @@ export class Webhooks extends Effect.Service<Webhooks>()("Gloss/Webhooks", {
         enabled: true,
         description: payload.description ?? null,
         inserted_at: at,
-        updated_at: at
+        updated_at: at,
+        consecutive_failures: 0,
+        retry_at: null,
+        last_failure_at: null,
+        last_error: null,
+        disabled_reason: null
       }
       yield* db.write(Effect.gen(function*() {
         yield* repo.lockForCreate
@@ -61,8 +69,12 @@ export class Webhooks extends Effect.Service<Webhooks>()("Gloss/Webhooks", {
 
     const update = Effect.fn("Webhooks.update")(function*(actor: User, id: WebhookId, patch: WebhookUpdate) {
       const current = yield* load(actor, id)
+      if (patch.url !== undefined && patch.url !== current.url) yield* destinations.vet(patch.url)
+      // Enabled (again) by its owner: the failures start from nothing, and the webhook is not held back.
+      const reenabled = patch.enabled === true
       const next: WebhookRow = {
         ...current,
+        ...(reenabled ? { consecutive_failures: 0, retry_at: null, disabled_reason: null } : {}),
         url: patch.url ?? current.url,
         events: patch.events ?? current.events,
         enabled: patch.enabled ?? current.enabled,
@@ -85,5 +97,12 @@ export class Webhooks extends Effect.Service<Webhooks>()("Gloss/Webhooks", {
 
     return { list, create, update, delete: remove, ping } as const
   }),
-  dependencies: [WebhooksRepo.Default, Policy.Default, Database.Default, WebhookDelivery.Default, Subscriptions.Default]
+  dependencies: [
+    WebhooksRepo.Default,
+    Policy.Default,
+    Database.Default,
+    WebhookDelivery.Default,
+    Subscriptions.Default,
+    Destinations.Default
+  ]
 }) {}

@@ -4,7 +4,7 @@ import { WebhookId } from "../../domain/Ids.js"
 import { WebhookEventType } from "../../domain/Webhook.js"
 import { DbBoolean, DbInt, DbJson, DbTimestamp } from "../database/columns.js"
 import { Database } from "../database/Database.js"
-import { insertionOrder } from "../database/ddl.js"
+import { forUpdate, insertionOrder } from "../database/ddl.js"
 
 export const WebhookRow = Schema.Struct({
   id: WebhookId,
@@ -14,9 +14,23 @@ export const WebhookRow = Schema.Struct({
   enabled: DbBoolean,
   description: Schema.NullOr(Schema.String),
   inserted_at: DbTimestamp,
-  updated_at: DbTimestamp
+  updated_at: DbTimestamp,
+  // Health (see `Health.ts`): failures in a row, no delivery before `retry_at`, the latest failure, why disabled.
+  consecutive_failures: DbInt,
+  retry_at: Schema.NullOr(DbTimestamp),
+  last_failure_at: Schema.NullOr(DbTimestamp),
+  last_error: Schema.NullOr(Schema.String),
+  disabled_reason: Schema.NullOr(Schema.String)
 })
 export type WebhookRow = typeof WebhookRow.Type
+
+/** A webhook's health as one failure left it. */
+export interface HealthAfterFailure {
+  readonly failures: number
+  /** No delivery to the webhook before then (null once it is disabled). */
+  readonly retryAt: Date | null
+  readonly disabled: boolean
+}
 
 export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("Gloss/WebhooksRepo", {
   effect: Effect.gen(function*() {
@@ -49,8 +63,42 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("Gloss/Webhooks
       execute: () => sql`select events from webhooks where enabled`
     })
     const insert = SqlSchema.void({ Request: WebhookRow, execute: (row) => sql`insert into webhooks ${sql.insert(row)}` })
+    // The latest failure is the delivery side's to write: an edit racing a failure keeps the failure's record.
     const replace = SqlSchema.void({
       Request: WebhookRow,
+      execute: (row) =>
+        sql`update webhooks set ${
+          sql.update(row, ["id", "secret", "inserted_at", "last_failure_at", "last_error"])
+        } where id = ${row.id}`
+    })
+    // Half-open: of the deliveries that find the back-off over, the one that moves `retry_at` on sends (the probe).
+    const claimProbe = SqlSchema.findAll({
+      Request: Schema.Struct({ id: WebhookId, at: DbTimestamp, until: DbTimestamp }),
+      Result: Schema.Struct({ id: WebhookId }),
+      execute: ({ at, id, until }) =>
+        sql`update webhooks set retry_at = ${until} where id = ${id} and enabled and retry_at <= ${at} returning id`
+    })
+    const recovered = SqlSchema.void({
+      Request: WebhookId,
+      execute: (id) =>
+        sql`update webhooks set consecutive_failures = 0, retry_at = null where id = ${id} and consecutive_failures > 0`
+    })
+    const lockRow = SqlSchema.findOne({
+      Request: WebhookId,
+      Result: WebhookRow,
+      execute: (id) => sql`select * from webhooks where id = ${id} ${sql.literal(forUpdate(sql))}`
+    })
+    const Failure = Schema.Struct({
+      id: WebhookId,
+      consecutive_failures: Schema.Number,
+      retry_at: Schema.NullOr(DbTimestamp),
+      last_failure_at: DbTimestamp,
+      last_error: Schema.String,
+      enabled: DbBoolean,
+      disabled_reason: Schema.NullOr(Schema.String)
+    })
+    const failed = SqlSchema.void({
+      Request: Failure,
       execute: (row) => sql`update webhooks set ${sql.update(row, ["id"])} where id = ${row.id}`
     })
     const remove = SqlSchema.void({ Request: WebhookId, execute: (id) => sql`delete from webhooks where id = ${id}` })
@@ -74,7 +122,16 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("Gloss/Webhooks
       insert: (row: WebhookRow) => insert(row).pipe(Effect.orDie),
       replace: (row: WebhookRow) => replace(row).pipe(Effect.orDie),
       delete: (id: WebhookId) => remove(id).pipe(Effect.orDie),
-      lockForCreate: Effect.orDie(lockForCreate)
+      lockForCreate: Effect.orDie(lockForCreate),
+      /** Whether this caller may send the one delivery that tests a failing receiver (and holds it `until`). */
+      claimProbe: (id: WebhookId, at: Date, until: Date) =>
+        claimProbe({ id, at, until }).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+      /** A delivery got through: the failure count starts again. */
+      recovered: (id: WebhookId) => recovered(id).pipe(Effect.orDie),
+      /** The webhook, locked for the rest of the transaction on PostgreSQL (SQLite has a single writer). */
+      lockRow: (id: WebhookId) => lockRow(id).pipe(Effect.orDie),
+      /** Stores what a failure did to the webhook's health. */
+      failed: (row: typeof Failure.Type) => failed(row).pipe(Effect.orDie)
     } as const
   }),
   dependencies: [Database.Default]

@@ -4,10 +4,15 @@ import { Context, Duration } from "effect"
 export interface WebhookSettingsShape {
   /** A receiver has this long to answer (headers) before the attempt counts as failed (contract: 20 s). */
   readonly timeout: Duration.Duration
-  /** Runs of a delivery job in all: the first attempt plus retries (connection errors, timeouts, 5xx, 429). */
+  /** Attempts at one event in all: the first plus retries (connection errors, timeouts, 5xx, 429). */
   readonly attempts: number
-  /** Base of the exponential back-off between attempts: retry n waits `backoff × 2^(n-1)`. */
+  /**
+   * Base of the exponential back-off of a failing webhook (see `Health.ts`): after its n-th failure in a row no
+   * delivery goes to it for `backoff × 2^(n-1)`; the events wait, their attempts kept.
+   */
   readonly backoff: Duration.Duration
+  /** Consecutive failures (one per back-off window) after which a webhook is disabled. */
+  readonly disableAfter: number
   /** How often each dispatcher looks for committed events that are not yet on the job queue. */
   readonly dispatchInterval: Duration.Duration
   /** Outbox rows moved to the queue per transaction. */
@@ -24,14 +29,17 @@ export interface WebhookSettingsShape {
 }
 
 /**
- * 8 attempts with a 5 s base: retries after 5 s, 10 s, 20 s, 40 s, 80 s, 160 s and 320 s, so a receiver may be
- * down for about 10½ minutes without losing a delivery.
+ * A 5 s base and disabled at the 8th failure in a row: a receiver is tried again after 5 s, 10 s, 20 s, 40 s, 80 s,
+ * 160 s and 320 s, so it may be down for about 10½ minutes without losing a delivery; then the webhook is disabled
+ * (and its waiting events dropped) until its owner enables it again. An event the receiver keeps failing on its
+ * own (the webhook otherwise healthy) is given up after 8 attempts.
  */
 export class WebhookSettings extends Context.Reference<WebhookSettings>()("Gloss/WebhookSettings", {
   defaultValue: (): WebhookSettingsShape => ({
     timeout: Duration.seconds(20),
     attempts: 8,
     backoff: Duration.seconds(5),
+    disableAfter: 8,
     dispatchInterval: Duration.millis(250),
     dispatchBatch: 100,
     burstFrom: 10,

@@ -54,6 +54,8 @@ const SetupLayer = (backend: Backend, overrides: Partial<WebhookSettingsShape>) 
       API_KEY: OWNER.apiKey,
       GLOSS_AUTH_SECRET_KEY: AUTH_SECRET,
       GLOSS_LOG_LEVEL: TEST_LOG_LEVEL,
+      // The receiver listens on loopback, which webhooks may not post to unless it is listed.
+      GLOSS_WEBHOOKS_ALLOWED_HOSTS: "127.0.0.1",
       ...database.env
     }
     const webhooks = fastWebhooks(overrides)
