@@ -22,7 +22,6 @@ export const SYSTEM_OWNER: User = {
   last_name: null,
   username: "gloss (command line)",
   role: "owner",
-  api_key: "",
   inserted_at: new Date(0),
   updated_at: new Date(0)
 }

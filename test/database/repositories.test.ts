@@ -30,7 +30,8 @@ const userRow = (name: string): UserRow => {
     last_name: null,
     username: name,
     role: "annotator",
-    api_key: `key-${name}`,
+    api_key_digest: `digest-${name}`,
+    api_key_sealed: null,
     password_hash: "$2b$10$hash",
     inserted_at: at,
     updated_at: at
@@ -52,7 +53,7 @@ for (const dialect of dialects) {
           const inserted = yield* repo.insert(row)
           expect(inserted).toEqual(Option.some(row))
           expect(yield* repo.findById(row.id)).toEqual(Option.some(row))
-          expect(yield* repo.findByApiKey("key-roundtrip")).toEqual(Option.some(row))
+          expect(yield* repo.findByApiKeyDigest("digest-roundtrip")).toEqual(Option.some(row))
           expect(yield* repo.findByUsername("nobody")).toEqual(Option.none())
         }))
 
@@ -63,7 +64,7 @@ for (const dialect of dialects) {
           yield* repo.insert(row)
           expect(yield* repo.insert({ ...userRow("other"), username: "collide" })).toEqual(Option.none())
           expect(yield* repo.insert({ ...userRow("other2"), id: row.id })).toEqual(Option.none())
-          expect(yield* repo.insert({ ...userRow("other3"), api_key: row.api_key })).toEqual(Option.none())
+          expect(yield* repo.insert({ ...userRow("other3"), api_key_digest: row.api_key_digest })).toEqual(Option.none())
         }))
 
       it.effect("a failed transaction leaves nothing behind", () =>

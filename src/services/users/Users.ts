@@ -4,6 +4,7 @@ import { UserId } from "../../domain/Ids.js"
 import type { User, UserCreate, UserUpdate } from "../../domain/User.js"
 import { now } from "../clock.js"
 import { generateApiKey, hashPassword } from "./Credentials.js"
+import { ApiKeySeal, apiKeyDigest } from "./ApiKeys.js"
 import { UserCache } from "./UserCache.js"
 import { Database } from "../database/Database.js"
 import { orNotFound } from "../found.js"
@@ -11,19 +12,24 @@ import { Policy } from "../Policy.js"
 import { type UserRow, UsersRepo } from "./UsersRepo.js"
 import { newId } from "../ids.js"
 
-/** A stored user without the password hash: what the server works with (the current user, the CLI, the bootstrap). */
-export const toUser = ({ password_hash: _, ...user }: UserRow): User => user
+/**
+ * A stored user without its secrets: what the server works with (the current user, the CLI, the bootstrap). The
+ * API key is not among them: only its digest and a sealed copy are stored (see ApiKeys.ts).
+ */
+export const toUser = ({ password_hash: _, api_key_digest: _digest, api_key_sealed: _sealed, ...user }: UserRow): User =>
+  user
 
 /**
- * How `viewer` sees users over the API: an API key is a password, so it goes only to its own user and to those who
- * may read every key (`users.readApiKeys` in Policy: owners). Everyone else gets the user without `api_key`.
+ * How users are shown over the API to anyone (`viewer` included): without `api_key`. A key is shown once, to whoever
+ * creates the user, and afterwards to its own user only (`GET /me`, which opens the sealed copy). Owners no longer
+ * see every key: that would mean opening every seal for a list, and a leaked owner session would give away all.
  */
-export const shownTo = (policy: Policy, viewer: User) =>
-  Effect.map(policy.can(viewer, "users.readApiKeys"), (readsKeys) => (user: User): User => {
-    if (readsKeys || user.id === viewer.id) return user
-    const { api_key: _, ...withoutKey } = user
-    return withoutKey
-  })
+export const shownTo = (_policy: Policy, _viewer: User) => Effect.succeed(withoutApiKey)
+
+const withoutApiKey = (user: User): User => {
+  const { api_key: _, ...rest } = user
+  return rest
+}
 
 const usernameTaken = (username: string) => new Conflict({ detail: `User username \`${username}\` is not unique` })
 
@@ -45,6 +51,7 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
     const policy = yield* Policy
     const db = yield* Database
     const cache = yield* UserCache
+    const seal = yield* ApiKeySeal
 
     const find = (id: UserId) => repo.findById(id).pipe(orNotFound("User", id))
 
@@ -61,19 +68,22 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
      */
     const createTrusted = Effect.fn("Users.createTrusted")(function*(input: NewUser) {
       const at = yield* now
+      const apiKey = input.api_key ?? generateApiKey()
       const row: UserRow = {
         id: UserId.make(newId()),
         first_name: input.first_name,
         last_name: input.last_name ?? null,
         username: input.username,
         role: input.role ?? "annotator",
-        api_key: input.api_key ?? generateApiKey(),
+        api_key_digest: apiKeyDigest(apiKey),
+        api_key_sealed: seal.seal(apiKey),
         password_hash: yield* hashPassword(input.password),
         inserted_at: at,
         updated_at: at
       }
       const inserted = yield* db.write(repo.insert(row))
-      if (Option.isSome(inserted)) return toUser(inserted.value)
+      // The one time anyone but its user is shown the key: the CLI prints it, `POST /users` answers with it.
+      if (Option.isSome(inserted)) return { ...toUser(inserted.value), api_key: apiKey }
       // Something unique was taken: say which.
       if (yield* repo.usernameTaken(row.username)) return yield* usernameTaken(row.username)
       return yield* new Conflict({ detail: "User API key is not unique" })
@@ -81,24 +91,23 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
 
     const list = Effect.fn("Users.list")(function*(actor: User) {
       yield* policy.require(actor, "users.manage")
-      const shown = yield* shownTo(policy, actor)
-      return (yield* repo.list).map((row) => shown(toUser(row)))
+      return (yield* repo.list).map(toUser)
     })
 
     const get = Effect.fn("Users.get")(function*(actor: User, id: UserId) {
       yield* policy.require(actor, "users.manage")
-      return (yield* shownTo(policy, actor))(toUser(yield* find(id)))
+      return toUser(yield* find(id))
     })
 
     const create = Effect.fn("Users.create")(function*(actor: User, input: UserCreate) {
       yield* policy.require(actor, "users.manage")
-      return (yield* shownTo(policy, actor))(yield* createTrusted(input))
+      return yield* createTrusted(input)
     })
 
     const update = Effect.fn("Users.update")(function*(actor: User, id: UserId, patch: UserUpdate) {
       const current = yield* find(id)
       yield* policy.require(actor, "users.manage")
-      return (yield* shownTo(policy, actor))(yield* updateTrusted(current, patch))
+      return yield* updateTrusted(current, patch)
     })
 
     const updateTrusted = Effect.fn("Users.updateTrusted")(function*(current: UserRow, patch: UserUpdate) {
@@ -129,7 +138,7 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
       yield* db.write(Effect.zipRight(keepAnOwner(current, "deleted"), repo.delete(id))).pipe(
         Effect.ensuring(cache.invalidate)
       )
-      return (yield* shownTo(policy, actor))(toUser(current))
+      return toUser(current)
     })
 
     return {
@@ -142,8 +151,9 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
       delete: remove,
       hasOwner: repo.hasOwner,
       findByUsername: repo.findByUsername,
-      findByApiKey: repo.findByApiKey
+      /** The user whose key this is (compared by digest). */
+      findByApiKey: (apiKey: string) => repo.findByApiKeyDigest(apiKeyDigest(apiKey))
     } as const
   }),
-  dependencies: [UsersRepo.Default, Policy.Default, Database.Default, UserCache.Default]
+  dependencies: [UsersRepo.Default, Policy.Default, Database.Default, UserCache.Default, ApiKeySeal.Default]
 }) {}

@@ -11,7 +11,10 @@ export const UserRow = Schema.Struct({
   last_name: Schema.NullOr(Schema.String),
   username: Schema.String,
   role: Role,
-  api_key: Schema.String,
+  /** Hex SHA-256 of the API key, what a key is looked up by; the key itself is never stored (users/ApiKeys.ts). */
+  api_key_digest: Schema.String,
+  /** The key sealed for showing it to its user again; `null` if it could not be kept. */
+  api_key_sealed: Schema.NullOr(Schema.String),
   password_hash: Schema.String,
   inserted_at: DbTimestamp,
   updated_at: DbTimestamp
@@ -34,10 +37,10 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("Gloss/UsersRepo", {
       Result: UserRow,
       execute: (username) => sql`select * from users where username = ${username}`
     })
-    const findByApiKey = SqlSchema.findOne({
+    const findByApiKeyDigest = SqlSchema.findOne({
       Request: Schema.String,
       Result: UserRow,
-      execute: (apiKey) => sql`select * from users where api_key = ${apiKey}`
+      execute: (digest) => sql`select * from users where api_key_digest = ${digest}`
     })
     const list = SqlSchema.findAll({
       Request: Schema.Void,
@@ -102,7 +105,7 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("Gloss/UsersRepo", {
           : existing(ids).pipe(Effect.map((rows) => new Set<string>(rows.map((row) => row.id))), Effect.orDie),
       findById: (id: UserId) => findById(id).pipe(Effect.orDie),
       findByUsername: (username: string) => findByUsername(username).pipe(Effect.orDie),
-      findByApiKey: (apiKey: string) => findByApiKey(apiKey).pipe(Effect.orDie),
+      findByApiKeyDigest: (digest: string) => findByApiKeyDigest(digest).pipe(Effect.orDie),
       list: list().pipe(Effect.orDie),
       listByWorkspace: (workspaceId: WorkspaceId) => listByWorkspace(workspaceId).pipe(Effect.orDie),
       insert: (row: UserRow) => insert(row).pipe(Effect.orDie),
