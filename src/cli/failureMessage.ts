@@ -1,5 +1,5 @@
 import { ValidationError } from "@effect/cli"
-import { Cause, ConfigError, Option } from "effect"
+import { Cause, ConfigError, Option, ParseResult } from "effect"
 import { formatConfigError } from "../config/errors.js"
 
 const isConfigError = (u: unknown): u is ConfigError.ConfigError => ConfigError.isConfigError(u)
@@ -17,6 +17,7 @@ const describe = (error: unknown, heading: string): string => {
     if (tagged._tag === "EngineUnavailable") return `${heading}: ${String(tagged.message)}`
     if (tagged._tag === "MigrationError") return `${heading}: a database migration failed: ${String(tagged.message)}`
     if (tagged._tag === "ServeError") return `${heading}: ${cannotListen(tagged.cause)}`
+    if (ParseResult.isParseError(error)) return `${heading}: ${undecodable(error)}`
     // The API's errors (NotFound, Conflict, …) carry their explanation in `detail`.
     if ("detail" in error && typeof error.detail === "string") return `${heading}: ${error.detail}`
   }
@@ -29,6 +30,19 @@ const explain = (error: unknown): string => {
   if (error.message !== "") return error.message
   if (error.cause !== undefined) return explain(error.cause)
   return "_tag" in error ? String(error._tag) : error.name
+}
+
+/**
+ * A value that did not have the form the code expects, in one sentence rather than the schema's tree: the first
+ * issue's place and what was wrong there. Start-up decodes rows of the database and files under GLOSS_HOME_PATH, so
+ * those are what to look at; otherwise it is a bug to report.
+ */
+const undecodable = (error: ParseResult.ParseError): string => {
+  const [first] = ParseResult.ArrayFormatter.formatErrorSync(error)
+  const where = first === undefined || first.path.length === 0 ? "" : ` at "${first.path.join(".")}"`
+  const what = first === undefined ? "" : ` (${first.message.split("\n")[0]}${where})`
+  return `a value read from the database or GLOSS_HOME_PATH had an unexpected form${what}: check that ` +
+    "GLOSS_DATABASE_URL and GLOSS_HOME_PATH belong to this version of Gloss, or report this as a bug"
 }
 
 /** Why the HTTP server could not listen, in the terms of the settings that decide it. */

@@ -15,7 +15,7 @@ export class JobQueue extends Effect.Service<JobQueue>()("Gloss/JobQueue", {
   scoped: Effect.gen(function*() {
     const { redis } = yield* GlossConfig
     const queue: JobQueueShape = Option.isSome(redis.url)
-      ? yield* makeRedisQueue(redis.url.value, redis.useCluster)
+      ? yield* makeRedisQueue(redis.url.value, redis.useCluster, redis.prefix)
       : yield* makeSqlQueue
     return queue
   }),

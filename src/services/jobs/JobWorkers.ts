@@ -19,5 +19,5 @@ export const JobWorkersLive = (
   concurrency <= 0 ? Layer.empty : Layer.unwrapEffect(Effect.map(GlossConfig, ({ redis }) =>
     Option.match(redis.url, {
       onNone: () => SqlWorkersLive(concurrency),
-      onSome: (url) => RedisWorkersLive(url, redis.useCluster, concurrency)
+      onSome: (url) => RedisWorkersLive(url, redis.useCluster, redis.prefix, concurrency)
     })))

@@ -13,8 +13,13 @@ import { newId } from "../ids.js"
 
 export const QUEUE_NAME = "jobs"
 
-/** In a cluster, the Lua scripts of a queue touch several keys that must share a slot: the hash tag does that. */
-export const keyPrefix = (settings: JobSettingsShape) => `{${settings.prefix}}`
+/**
+ * Every key's prefix: GLOSS_REDIS_PREFIX (`prefix`) when set, else the job settings' (`gloss`). Deployments with
+ * different prefixes share one Redis without sharing a queue. In a cluster, the Lua scripts of a queue touch several
+ * keys that must share a slot: the hash tag (`{…}`) does that.
+ */
+export const keyPrefix = (settings: JobSettingsShape, prefix: Option.Option<string> = Option.none()) =>
+  `{${Option.getOrElse(prefix, () => settings.prefix)}}`
 
 /**
  * Who started a job: a field of our own in the job's hash, which BullMQ leaves alone and deletes with the job (its
@@ -54,14 +59,14 @@ export const retention = (settings: JobSettingsShape) => ({
   removeOnFail: { age: Math.ceil(Duration.toSeconds(settings.keepFailed)) }
 })
 
-export const makeRedisQueue = (url: Redacted.Redacted<string>, cluster: boolean) =>
+export const makeRedisQueue = (url: Redacted.Redacted<string>, cluster: boolean, prefix: Option.Option<string>) =>
   Effect.gen(function*() {
     const settings = yield* JobSettings
     const connection = yield* connectRedis(url, cluster, "commands")
     const runtime = yield* Effect.runtime<never>()
     const queue = yield* Effect.acquireRelease(
       Effect.sync(() => {
-        const queue = new Queue(QUEUE_NAME, { connection, prefix: keyPrefix(settings) })
+        const queue = new Queue(QUEUE_NAME, { connection, prefix: keyPrefix(settings, prefix) })
         queue.on("error", (error) => Runtime.runFork(runtime)(Effect.logWarning(`Job queue error: ${error.message}`)))
         return queue
       }),

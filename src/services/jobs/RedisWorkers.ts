@@ -14,6 +14,7 @@ import { runJob } from "./runJob.js"
 export const RedisWorkersLive = (
   url: Redacted.Redacted<string>,
   cluster: boolean,
+  prefix: Option.Option<string>,
   concurrency: number
 ): Layer.Layer<never, RedisUnavailable, JobHandlers> =>
   Layer.scopedDiscard(Effect.gen(function*() {
@@ -31,7 +32,9 @@ export const RedisWorkersLive = (
         name: job.name,
         payload: job.data,
         attempt: job.attemptsMade + 1,
-        maxAttempts
+        maxAttempts,
+        // BullMQ counts the times a job's worker stopped holding its lock without counting an attempt.
+        redelivered: job.stalledCounter > 0
       }, (progress) =>
         Effect.tryPromise(() => job.updateProgress(progress)).pipe(
           Effect.catchAll((error) => Effect.logError(`Job workers: storing the progress of job ${job.id} failed`, error))
@@ -43,7 +46,7 @@ export const RedisWorkersLive = (
       Effect.sync(() => {
         const worker = new Worker<unknown, void, string>(QUEUE_NAME, processor, {
           connection,
-          prefix: keyPrefix(settings),
+          prefix: keyPrefix(settings, prefix),
           concurrency,
           lockDuration: Duration.toMillis(settings.lease)
         })

@@ -14,7 +14,14 @@ export interface Attempt {
   /** 1 for the first run. */
   readonly attempt: number
   readonly maxAttempts: number
+  /** Handed out again because the worker running it stopped (its lease or lock expired). */
+  readonly redelivered?: boolean | undefined
 }
+
+/** The line a worker logs as it starts an attempt: a re-run leaves a trace of its own. */
+export const startLine = (job: Attempt): string =>
+  `Running job ${job.name} ${job.id} (attempt ${job.attempt} of ${job.maxAttempts}` +
+  `${job.redelivered === true ? ", redelivered: the worker that had it stopped" : ""})`
 
 export type Outcome =
   | { readonly _tag: "Succeeded" }
@@ -36,6 +43,7 @@ export const runJob = (
   report: ReportProgress = noReports
 ): Effect.Effect<Outcome> =>
   Effect.gen(function*() {
+    yield* Effect.logInfo(startLine(job))
     const handler = handlers.get(job.name)
     // Retryable: during a rolling deploy a job may reach a process that does not know its name yet.
     const exit = handler === undefined

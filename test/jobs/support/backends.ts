@@ -85,7 +85,8 @@ const LOG_LEVEL: LogLevelName = process.env.GLOSS_TEST_LOG_LEVEL === "debug" ? "
 export const processLayer = (
   suite: SuiteShape,
   handlers: Effect.Effect<ReadonlyArray<JobHandler>>,
-  concurrency: number
+  concurrency: number,
+  logging: Layer.Layer<never> = LoggingLive(LOG_LEVEL, "text")
 ) =>
   Layer.fresh(
     JobWorkersLive(concurrency).pipe(
@@ -95,7 +96,7 @@ export const processLayer = (
       Layer.provideMerge(SqlLive),
       Layer.provide(GlossConfig.fromRecord(suite.env)),
       Layer.provide(Layer.succeed(JobSettings, suite.settings)),
-      Layer.provide(LoggingLive(LOG_LEVEL, "text")),
+      Layer.provide(logging),
       Layer.orDie
     )
   )

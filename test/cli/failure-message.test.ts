@@ -1,0 +1,30 @@
+/**
+ * The one sentence an operator reads when start-up fails on something unexpected: never a schema's tree.
+ */
+import { Cause, Effect, Option, Schema } from "effect"
+import { describe, expect, it } from "vitest"
+import { failureMessage } from "../../src/cli/failureMessage.js"
+
+const decodeFailure = (schema: Schema.Schema<unknown, any>, value: unknown) =>
+  Effect.runSync(Effect.flip(Schema.decodeUnknown(schema)(value)))
+
+describe("failureMessage", () => {
+  it("a value that does not decode (a defect, as repositories raise it) is one line naming the field and what was wrong", () => {
+    const error = decodeFailure(Schema.Struct({ n: Schema.Number }), { n: "1" })
+    const message = Option.getOrThrow(failureMessage(Cause.die(error), "Gloss cannot start"))
+    expect(message).toBe(
+      "Gloss cannot start: a value read from the database or GLOSS_HOME_PATH had an unexpected form " +
+        "(Expected number, actual \"1\" at \"n\"): check that GLOSS_DATABASE_URL and GLOSS_HOME_PATH belong to this " +
+        "version of Gloss, or report this as a bug"
+    )
+    expect(message).not.toContain("\n")
+    expect(message).not.toContain("└─")
+  })
+
+  it("a decode failure without a path still says what was wrong, on one line", () => {
+    const error = decodeFailure(Schema.Number, "x")
+    const message = Option.getOrThrow(failureMessage(Cause.fail(error), "gloss users list failed"))
+    expect(message).toMatch(/^gloss users list failed: a value read from the database or GLOSS_HOME_PATH had an unexpected form \(Expected number, actual "x"\)/)
+    expect(message).not.toContain("\n")
+  })
+})
