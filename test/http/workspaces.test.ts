@@ -104,6 +104,38 @@ for (const dialect of dialects) {
           yield* expectFailure(adminMember.client.workspaces.listUsers({ path: { id: MISSING } }), "Forbidden")
         }))
 
+      it.effect("a workspace's member list and membership answers carry no API key, not even the caller's own", () =>
+        Effect.gen(function*() {
+          const { adminMember, annotatorOutsider, w } = yield* cast
+          const ownerId = (yield* (yield* ownerClient).me.me()).id
+          const asOwner = { "x-gloss-api-key": OWNER.apiKey, "content-type": "application/json" }
+          const asAdmin = { "x-gloss-api-key": adminMember.user.api_key }
+          const bodies = [
+            yield* raw(`/api/v1/workspaces/${w.id}/users`, {
+              method: "POST",
+              headers: asOwner,
+              body: JSON.stringify({ user_id: ownerId })
+            }),
+            yield* raw(`/api/v1/workspaces/${w.id}/users`, {
+              method: "POST",
+              headers: asOwner,
+              body: JSON.stringify({ user_id: annotatorOutsider.user.id })
+            }),
+            yield* raw(`/api/v1/workspaces/${w.id}/users`, { headers: asOwner }),
+            yield* raw(`/api/v1/workspaces/${w.id}/users`, { headers: asAdmin }),
+            yield* raw(`/api/v1/workspaces/${w.id}/users/${annotatorOutsider.user.id}`, { method: "DELETE", headers: asOwner })
+          ]
+          expect(bodies.map((r) => r.status)).toEqual([201, 201, 200, 200, 200])
+          const listed = (bodies[2]?.body as { items: ReadonlyArray<{ id: string }> }).items.map((u) => u.id)
+          expect(listed).toContain(ownerId)
+          expect(listed).toContain(adminMember.user.id)
+          for (const { text } of bodies) {
+            expect(text).not.toContain("api_key")
+            expect(text).not.toContain(OWNER.apiKey)
+            expect(text).not.toContain(adminMember.user.api_key)
+          }
+        }))
+
       it.effect("owner adds members (201 with the user); 404 workspace, 422 unknown user, 409 twice", () =>
         Effect.gen(function*() {
           const owner = yield* ownerClient

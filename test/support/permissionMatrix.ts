@@ -117,7 +117,10 @@ const SHORT: Record<CallerName, string> = {
   annotatorOutsider: "ann-",
   adminMember: "adm+",
   adminOutsider: "adm-",
-  owner: "owner"
+  owner: "owner",
+  ownerKeyBadBearer: "own+bad",
+  ownerKeyEmptyKey: "own+\"\"",
+  ownerKeyOtherToken: "own+tok"
 }
 
 export interface Line {

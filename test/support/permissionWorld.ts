@@ -19,7 +19,10 @@ export const CALLERS = [
   "annotatorOutsider",
   "adminMember",
   "adminOutsider",
-  "owner"
+  "owner",
+  "ownerKeyBadBearer",
+  "ownerKeyEmptyKey",
+  "ownerKeyOtherToken"
 ] as const
 export type CallerName = typeof CALLERS[number]
 
@@ -78,14 +81,24 @@ const signedIn = (name: CallerName, role: Role, workspaces: ReadonlyArray<string
 export const makeWorld = Effect.gen(function*() {
   const w1 = id(yield* call("POST", "/workspaces", { name: unique("w1") }))
   const w2 = id(yield* call("POST", "/workspaces", { name: unique("w2") }))
+  const annotatorMember = yield* signedIn("annotatorMember", "annotator", [w1], true)
+  // The owner's valid key beside a credential that does not hold: refused as a whole, never the key alone honoured.
+  const ownerKeyWith = (name: CallerName, headers: Record<string, string>): Caller => ({
+    name,
+    member: false,
+    headers: { ...asOwner, ...headers }
+  })
   const callers: ReadonlyArray<Caller> = [
     { name: "anonymous", member: false, headers: {} },
     { name: "badKey", member: false, headers: { "x-gloss-api-key": "not-a-key" } },
-    yield* signedIn("annotatorMember", "annotator", [w1], true),
+    annotatorMember,
     yield* signedIn("annotatorOutsider", "annotator", [w2], false),
     yield* signedIn("adminMember", "admin", [w1], true),
     yield* signedIn("adminOutsider", "admin", [w2], false),
-    { name: "owner", role: "owner", id: id(yield* call("GET", "/me")), username: OWNER.username, member: true, headers: asOwner }
+    { name: "owner", role: "owner", id: id(yield* call("GET", "/me")), username: OWNER.username, member: true, headers: asOwner },
+    ownerKeyWith("ownerKeyBadBearer", { authorization: "Bearer abc" }),
+    ownerKeyWith("ownerKeyEmptyKey", { "x-argilla-api-key": "" }),
+    ownerKeyWith("ownerKeyOtherToken", annotatorMember.headers)
   ]
   const caller = (name: CallerName) => callers.find((c) => c.name === name) as Caller
 
