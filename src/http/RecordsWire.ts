@@ -8,7 +8,9 @@
  * `vectors` (arrays of numbers by name). That shape is checked here by hand, with the limits `domain/Record.ts`
  * exports, and such a payload passes through as it is, which is what the schema would give back. Anything else
  * (responses, suggestions, an unknown key, a wrong type, `__proto__`) goes through the schema, read as HttpApi reads
- * every payload (`laxPayload`), so every error is the schema's own: 422 with the same body. The endpoints still declare their payload schemas, from
+ * every payload (`laxPayload`), so every error is the schema's own: 422 with the same body. Both paths read the body
+ * through `request.json`, so the checks made where bodies are read (UTF-8, nesting, lone surrogates: `BodyLimit.ts`)
+ * cover the fast one too. The endpoints still declare their payload schemas, from
  * which the docs and the typed client are made; test/unit/bulk-payload.test.ts keeps both paths equal.
  *
  * Writing. A bulk upsert answers with the 500 records it wrote. Encoding them through `RecordsBulk` re-checks every

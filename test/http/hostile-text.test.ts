@@ -4,8 +4,9 @@
  * an escaped backslash before `ud800` are ordinary text; bytes that are not UTF-8 are a 422 on JSON and form bodies.
  * Free text in a query string cannot carry a lone surrogate (percent-decoding yields U+FFFD or fails), and is no 5xx.
  */
-import { describe, expect, layer } from "@effect/vitest"
+import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { scanJson } from "../../src/http/BodyLimit.js"
 import { dialects } from "../support/databases.js"
 import { datasetPath, publishedDataset, send } from "../support/datasets.js"
 import { OWNER, raw, TestServerLive } from "../support/server.js"
@@ -21,6 +22,25 @@ const NOT_UTF8 = validation([{ loc: ["body"], msg: "The request body is not vali
 /** A JSON body sent as written (the escapes stay escapes). */
 const sendText = (method: string, path: string, body: string | Buffer, contentType = "application/json") =>
   raw(path, { method, headers: { "content-type": contentType, "x-gloss-api-key": OWNER.apiKey }, body })
+
+describe("the pass over a body's text before parsing", () => {
+  it("finds escapes of half a surrogate pair without the other half, and only those", () => {
+    const lone = (json: string) => scanJson(json, 64).loneSurrogate
+    for (const json of [String.raw`"\ud800"`, String.raw`["ok", "\uDFFF"]`, String.raw`{"\udbff": 1}`, String.raw`"\ude00\ud83d"`, String.raw`"\ud83d\\ude00"`, String.raw`"\\\ud800"`, String.raw`"a\ud83d"`, String.raw`"\ud83d\u0041"`]) {
+      expect({ json, lone: lone(json) }).toEqual({ json, lone: true })
+    }
+    for (const json of [String.raw`"\ud83d\ude00"`, String.raw`"\uD83D\uDE00\u00e9\n\""`, String.raw`"\\ud800"`, String.raw`"\\"`, `"😀"`, String.raw`{"a": "\"", "b": "\ud800`]) {
+      expect({ json, lone: lone(json) }).toEqual({ json, lone: false })
+    }
+  })
+
+  it("counts nesting outside strings only, whatever the escapes in them", () => {
+    expect(scanJson("[[[1]]]", 3).tooDeep).toBe(false)
+    expect(scanJson("[[[[1]]]]", 3).tooDeep).toBe(true)
+    expect(scanJson(String.raw`[["[[[[", "\"[[[[\\", "]]"], {"k\"": [[]]}]`, 4).tooDeep).toBe(false)
+    expect(scanJson(String.raw`["\\", [[[1]]]]`, 3).tooDeep).toBe(true)
+  })
+})
 
 for (const dialect of dialects) {
   describe(dialect, () => {
