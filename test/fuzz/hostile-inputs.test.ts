@@ -112,6 +112,31 @@ for (const dialect of dialects) {
           refused(yield* send("POST", "/api/v1/workspaces", { name: unique("ws\ud800") }), 422)
         }))
 
+      it.effect("the NUL character in a record field, a response value or a terms filter value is no 5xx (422 on PostgreSQL)", () =>
+        Effect.gen(function*() {
+          const w = yield* workspace()
+          const d = yield* dataset(w)
+          // SQLite stores NUL; PostgreSQL cannot, and its refusal is answered with 422.
+          const stored = dialect === "sqlite"
+          const created = yield* send("POST", datasetPath(d, "/records/bulk"), { items: [{ fields: { text: "a\u0000b" } }] })
+          if (stored) expect(created.status).toBe(201)
+          else refused(created, 422)
+          const fine = yield* send("POST", datasetPath(d, "/records/bulk"), { items: [{ fields: { text: "one" } }] })
+          const record = (fine.body as { items: Array<Json> }).items[0]?.id as string
+          const { user } = yield* userWith("annotator", [w])
+          const answer = yield* send("POST", `/api/v1/records/${record}/responses`, {
+            status: "draft",
+            values: { label: { value: "yes", note: "x\u0000" } }
+          }, user.api_key)
+          expect(answer.status, answer.text).toBeLessThan(500)
+          const terms = yield* send("POST", datasetPath(d, "/records/search"), {
+            filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "source" }, values: ["\u0000"] }] }
+          })
+          if (stored) expect(terms.status).toBe(200)
+          else refused(terms, 422)
+          refused(yield* send("POST", "/api/v1/datasets", { name: "ds\u0000", workspace_id: w.id }), 422)
+        }))
+
       it.effect("a body that is not UTF-8 is refused, whatever its length header", () =>
         Effect.gen(function*() {
           const w = yield* workspace()
