@@ -80,7 +80,34 @@ export type Filter = typeof Filter.Type
 export const Order = Schema.Struct({ scope: Scope, order: Schema.optional(Schema.Literal("asc", "desc")) })
 export type Order = typeof Order.Type
 
-export const TextQuery = Schema.Struct({ q: Schema.String, field: Schema.optional(Schema.NullOr(Schema.String)) })
+/**
+ * How long a search's text may be. People search with a few words; the database engines' cost grows with the
+ * number of terms (every term is a lookup in the text index, and PostgreSQL parses a long query recursively until it
+ * runs out of stack), so a text of 80 000 words held a search worker for seconds. Checked when the body is decoded,
+ * before any database or engine sees it, whichever engine is configured.
+ */
+export const SEARCH_TEXT_MAX_CHARACTERS = 1_000
+export const SEARCH_TEXT_MAX_TERMS = 100
+
+/**
+ * The words of a search text: runs of letters, digits and `_`, lowercased. The built-in engine on SQLite searches
+ * exactly these; PostgreSQL's and Elasticsearch's analyzers split alike on spaces and punctuation.
+ */
+export const searchTerms = (q: string): ReadonlyArray<string> =>
+  q.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter((term) => term !== "")
+
+/** Counted in code points, as people count characters; a string of more UTF-16 units than twice the limit is over. */
+const tooLong = (q: string) => q.length > 2 * SEARCH_TEXT_MAX_CHARACTERS || [...q].length > SEARCH_TEXT_MAX_CHARACTERS
+
+export const SearchText = Schema.String.pipe(
+  Schema.filter((q) => {
+    if (tooLong(q)) return `a search text has at most ${SEARCH_TEXT_MAX_CHARACTERS} characters`
+    const terms = searchTerms(q).length
+    return terms <= SEARCH_TEXT_MAX_TERMS || `a search text has at most ${SEARCH_TEXT_MAX_TERMS} words, this one has ${terms}`
+  })
+)
+
+export const TextQuery = Schema.Struct({ q: SearchText, field: Schema.optional(Schema.NullOr(Schema.String)) })
 
 export const VectorQuery = Schema.Struct({
   name: Schema.String,

@@ -1,5 +1,6 @@
-import { Effect, Either, Option } from "effect"
-import { MissingVector, Unprocessable } from "../../domain/Errors.js"
+import { Duration, Effect, Either, Option } from "effect"
+import { GlossConfig } from "../../Config.js"
+import { MissingVector, ServiceUnavailable, Unprocessable } from "../../domain/Errors.js"
 import type { DatasetId, MetadataPropertyId, RecordId } from "../../domain/Ids.js"
 import type { SearchRecordsQuery } from "../../domain/Search.js"
 import type { User } from "../../domain/User.js"
@@ -29,6 +30,9 @@ interface Page {
 
 const invalid = (detail: string) => new Unprocessable({ detail })
 
+/** The seconds as people write them: "15", "0.5". */
+const seconds = (value: number) => String(Number(value.toFixed(3)))
+
 /** Searching records (reference §1.12) and what is computed over them: metadata metrics, suggestion agents. */
 export class Search extends Effect.Service<Search>()("Gloss/Search", {
   effect: Effect.gen(function*() {
@@ -40,6 +44,23 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
     const settings = yield* SettingsRepo
     const views = yield* RecordViews
     const viewers = yield* Viewers
+    const { search: { timeoutSeconds } } = yield* GlossConfig
+
+    /**
+     * A search's time budget (`GLOSS_SEARCH_TIMEOUT_SECONDS`), waiting for the engine included: past it the search
+     * is interrupted, which stops its work (the built-in engine's worker thread on SQLite, its query on
+     * PostgreSQL, the request to a cluster), and the caller gets a 503 rather than a request that never ends.
+     * A client that goes away interrupts the search the same way.
+     */
+    const withinBudget = <A, E, R>(search: Effect.Effect<A, E, R>) =>
+      Effect.timeoutFail(search, {
+        duration: Duration.seconds(timeoutSeconds),
+        onTimeout: () =>
+          new ServiceUnavailable({
+            detail: `The search did not finish within ${seconds(timeoutSeconds)} s and was stopped; ` +
+              "try fewer words or narrower filters, or try again later"
+          })
+      })
 
     /**
      * The engine query for a search body, every name resolved in what the caller may see (a 422 otherwise); `None`
@@ -96,7 +117,7 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
         const { prepared } = yield* prepare(actor, datasetId, body, { offset: params.offset ?? 0, limit: params.limit ?? 50 }, mine)
         if (Option.isNone(prepared)) return { items: [], total: 0, total_relation: "eq" as const }
         const { query, schema, viewer } = prepared.value
-        const { hits, total, totalRelation } = yield* engine.search(schema, query)
+        const { hits, total, totalRelation } = yield* withinBudget(engine.search(schema, query))
         const rows = new Map<string, RecordRow>((yield* records.findByIds(datasetId, hits.map((h) => h.id))).map((r) => [r.id, r]))
         const found = hits.flatMap((hit) => {
           const row = rows.get(hit.id)

@@ -47,6 +47,8 @@ parentPort.on("message", ({ id, sql, params }) => {
       statement = db.prepare(sql)
       statements.set(sql, statement)
     }
+    // Begun: from here on the worker is inside SQLite, where only stopping it ends the statement.
+    parentPort.postMessage({ id, running: true })
     parentPort.postMessage({ id, result: statement.all(...params.map(bindable)) })
   } catch (error) {
     parentPort.postMessage({ id, error: String((error && error.message) || error) })
@@ -68,18 +70,29 @@ const CACHE_KIB = 32 * 1024
 export interface SqliteReader {
   /** Runs a compiled read-only statement (`[sql, params]`) in the worker, where SQL also has `gloss_cosine`. */
   readonly all: (compiled: readonly [string, ReadonlyArray<unknown>]) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
+  /**
+   * Statements taken by a worker (`busy`), those a worker has begun (`running`), and workers stopped
+   * mid-statement that have not ended yet (`draining`).
+   */
+  readonly load: () => { readonly busy: number; readonly running: number; readonly draining: number }
 }
 
 /**
  * Two connections, each in its worker: a search ranking a common word's matches takes tens of milliseconds of one
- * core, and with one worker every other search queued behind it while the second core idled. A statement goes to
- * the worker with the fewest statements in flight; the second worker starts only when the first is busy.
+ * core, and with one worker every other search queued behind it while the second core idled.
  */
 const READERS = 2
 
 /**
  * A reader of `filename`, its workers started on first use and stopped with the scope. A worker that dies fails the
- * statements it was running; the next statement starts a new one.
+ * statement it was running; the next statement starts a new one.
+ *
+ * Each worker runs one statement at a time; the others wait here, in the main thread, for the first worker free.
+ * So a statement whose caller is interrupted (its client went away, its search ran past its time budget) is the
+ * only one its worker runs: that worker is stopped and the next statement gets a new one, at once, instead of
+ * every later search queueing behind a statement nobody waits for. better-sqlite3 cannot interrupt a statement, so
+ * a stopped worker ends when its statement returns; one of them per worker may still be ending (searches wait for
+ * it beyond that), so abandoned searches cannot multiply the threads at work.
  */
 export const makeSqliteReader = (options: { readonly filename: string }): Effect.Effect<SqliteReader, never, Scope.Scope> =>
   Effect.gen(function*() {
@@ -92,22 +105,32 @@ export const makeSqliteReader = (options: { readonly filename: string }): Effect
           filename: options.filename,
           mmapBytes: MMAP_BYTES,
           cacheKib: CACHE_KIB
-        }
+        },
+        stopOnInterrupt: { maxDraining: 1 }
       })))
-    const inFlight = workers.map(() => 0)
-    const leastBusy = () => inFlight.reduce((best, n, i) => (n < (inFlight[best] ?? 0) ? i : best), 0)
+    const busy = workers.map(() => false)
+    const free = yield* Effect.makeSemaphore(READERS)
     return {
       all: ([sql, params]) =>
-        Effect.suspend(() => {
-          const chosen = leastBusy()
-          inFlight[chosen] = (inFlight[chosen] ?? 0) + 1
-          return (workers[chosen] ?? workers[0]!).call({ sql, params }).pipe(
-            Effect.ensuring(Effect.sync(() => (inFlight[chosen] = (inFlight[chosen] ?? 1) - 1))),
-            Effect.map((rows): ReadonlyArray<unknown> => (Array.isArray(rows) ? rows : [])),
-            Effect.mapError((error) =>
-              new SqlError.SqlError({ cause: error.message, message: `Failed to execute statement: ${error.message}` })
+        free.withPermits(1)(
+          // Taken and given back uninterruptibly: an interruption between the two would lose the worker.
+          Effect.uninterruptibleMask((restore) => {
+            const chosen = Math.max(0, busy.indexOf(false))
+            busy[chosen] = true
+            return restore((workers[chosen] ?? workers[0]!).call({ sql, params })).pipe(
+              Effect.ensuring(Effect.sync(() => (busy[chosen] = false)))
             )
+          })
+        ).pipe(
+          Effect.map((rows): ReadonlyArray<unknown> => (Array.isArray(rows) ? rows : [])),
+          Effect.mapError((error) =>
+            new SqlError.SqlError({ cause: error.message, message: `Failed to execute statement: ${error.message}` })
           )
-        })
+        ),
+      load: () => ({
+        busy: busy.filter(Boolean).length,
+        running: workers.reduce((sum, worker) => sum + worker.running(), 0),
+        draining: workers.reduce((sum, worker) => sum + worker.draining(), 0)
+      })
     } satisfies SqliteReader
   })

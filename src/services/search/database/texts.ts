@@ -1,4 +1,5 @@
 /** The text a record contributes to full-text search, per field: what users can find it by. */
+import { searchTerms } from "../../../domain/Search.js"
 import type { IndexedRecord, IndexSchema } from "../Query.js"
 
 const chatText = (value: unknown): string =>
@@ -32,6 +33,5 @@ export const searchableTexts = (schema: IndexSchema, record: IndexedRecord): Rea
     return text === null ? [] : [{ field: field.name, text }]
   })
 
-/** The words of a query, for engines that take terms rather than a query language. */
-export const queryTerms = (q: string): ReadonlyArray<string> =>
-  q.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter((term) => term !== "")
+/** The words of a query, for engines that take terms rather than a query language: those the text limit counts. */
+export const queryTerms = searchTerms
