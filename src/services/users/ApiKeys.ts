@@ -54,19 +54,21 @@ export class ApiKeySeal extends Effect.Service<ApiKeySeal>()("Gloss/ApiKeySeal",
      * The user's own key, opened from its sealed copy; `None` when it was sealed under another key (the secret
      * changed), said once per process: the key itself still works, only showing it again is impossible.
      */
-    const openOwn = (sealed: string | null): Effect.Effect<Option.Option<string>> => {
-      const opened = sealed === null ? Option.none() : open(key, sealed)
-      if (Option.isSome(opened) || warned) return Effect.succeed(opened)
-      warned = true
-      return Effect.as(
-        Effect.logWarning(
-          "An API key's sealed copy cannot be opened with this GLOSS_AUTH_SECRET_KEY (it was sealed under another one, " +
-            "or under another api-key-seal.key file): GET /me leaves out `api_key` for such users. Their keys still " +
-            "work; give every process the secret the copies were sealed with to show them again."
-        ),
-        opened
-      )
-    }
+    const openOwn = (sealed: string | null): Effect.Effect<Option.Option<string>> =>
+      Effect.suspend(() => {
+        if (sealed === null) return Effect.succeedNone
+        const opened = open(key, sealed)
+        if (Option.isSome(opened) || warned) return Effect.succeed(opened)
+        warned = true
+        return Effect.as(
+          Effect.logWarning(
+            "An API key's sealed copy cannot be opened with this GLOSS_AUTH_SECRET_KEY (it was sealed under another " +
+              "one, or under another api-key-seal.key file): GET /me leaves out `api_key` for such users. Their keys " +
+              "still work; give every process the secret the copies were sealed with to show them again."
+          ),
+          opened
+        )
+      })
 
     return { seal: (apiKey: string) => seal(key, apiKey), openOwn } as const
   })
