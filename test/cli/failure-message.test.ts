@@ -5,7 +5,7 @@ import { Cause, Effect, Option, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { failureMessage } from "../../src/cli/failureMessage.js"
 
-const decodeFailure = (schema: Schema.Schema<unknown, any>, value: unknown) =>
+const decodeFailure = <A, I>(schema: Schema.Schema<A, I>, value: unknown) =>
   Effect.runSync(Effect.flip(Schema.decodeUnknown(schema)(value)))
 
 describe("failureMessage", () => {
