@@ -33,16 +33,8 @@ const readLimited = (incoming: IncomingMessage, maxBytes: number): Effect.Effect
       if (bytes <= maxBytes) chunks.push(chunk)
       else if (bytes > maxBytes * DRAIN_FACTOR) incoming.destroy()
     })
-    let settled = false
-    const settle = (body: Option.Option<Buffer>) => {
-      if (settled) return
-      settled = true
-      resume(Effect.succeed(body))
-    }
-    incoming.once("end", () => settle(bytes <= maxBytes ? Option.some(Buffer.concat(chunks)) : Option.none()))
-    incoming.once("error", () => settle(Option.none()))
-    // Destroyed (past the drain bound) or cut off by the client: no "end" comes, and nobody waits for the answer.
-    incoming.once("close", () => settle(Option.none()))
+    incoming.once("end", () => resume(Effect.succeed(bytes <= maxBytes ? Option.some(Buffer.concat(chunks)) : Option.none())))
+    incoming.once("error", () => resume(Effect.succeed(Option.none())))
   })
 
 /**
