@@ -2,8 +2,11 @@
  * GLOSS_REDIS_PREFIX: two deployments on one Redis, each with its own prefix, share no queue — a job enqueued by one
  * is run by its workers only, and the other's workers never see it.
  */
-import { describe, expect, layer } from "@effect/vitest"
-import { Effect, Layer, Option, Ref, Schema } from "effect"
+import { describe, expect, it, layer } from "@effect/vitest"
+import { ConfigProvider, Effect, Layer, Option, Ref, Schema } from "effect"
+import { GlossConfig } from "../../src/Config.js"
+import { configErrorLines } from "../../src/config/errors.js"
+import { JobSettings } from "../../src/services/jobs/model.js"
 import { jobHandler } from "../../src/services/jobs/JobHandlers.js"
 import { JobQueue } from "../../src/services/jobs/JobQueue.js"
 import { keyPrefix } from "../../src/services/jobs/RedisQueue.js"
@@ -38,4 +41,20 @@ describe.skipIf(!standaloneAvailable)("GLOSS_REDIS_PREFIX", () => {
         expect(yield* Ref.get(ran)).toEqual(["a"])
       }))
   })
+})
+
+const load = (env: Record<string, string>) =>
+  GlossConfig.load.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+
+describe("GLOSS_REDIS_PREFIX, read", () => {
+  it.effect("unset, keys are under {gloss}; set, under {its value}; braces or spaces are refused", () =>
+    Effect.gen(function*() {
+      const defaults = JobSettings.defaultValue()
+      expect(keyPrefix(defaults, (yield* load({})).redis.prefix)).toBe("{gloss}")
+      expect(keyPrefix(defaults, (yield* load({ GLOSS_REDIS_PREFIX: "staging.eu-1" })).redis.prefix)).toBe("{staging.eu-1}")
+      for (const bad of ["{x}", "two words", "x".repeat(65)]) {
+        const error = yield* Effect.flip(load({ GLOSS_REDIS_PREFIX: bad }))
+        expect(configErrorLines(error)).toEqual(["GLOSS_REDIS_PREFIX: expected 1 to 64 letters, digits, '.', '_', ':' or '-'"])
+      }
+    }))
 })
