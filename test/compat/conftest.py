@@ -14,6 +14,7 @@ import uuid
 import warnings
 
 import argilla as rg
+import httpx
 import pytest
 
 API_URL = os.environ.get("ARGILLA_API_URL", "http://127.0.0.1:6900")
@@ -58,8 +59,14 @@ def make_annotator(client: rg.Argilla, workspace: rg.Workspace, role: str = "ann
     password = "compat-password-1"
     user = client.users.add(rg.User(username=unique(role), password=password, role=role, client=client))
     user.add_to_workspace(workspace)
-    # The SDK has no call that reads a key: an owner reads it from the user's resource, as Argilla's API allows.
-    api_key = client.http_client.get(f"/api/v1/users/{user.id}").raise_for_status().json()["api_key"]
+    # The SDK has no call that reads a key, and Gloss shows it to owners only in the answer to the create (which the
+    # SDK's user model drops): as the user, sign in with the password and read it from `GET /me`.
+    token = httpx.post(
+        f"{API_URL}/api/v1/token", data={"username": user.username, "password": password}
+    ).raise_for_status().json()["access_token"]
+    api_key = httpx.get(
+        f"{API_URL}/api/v1/me", headers={"Authorization": f"Bearer {token}"}
+    ).raise_for_status().json()["api_key"]
     own = rg.Argilla(api_url=API_URL, api_key=api_key, retries=1)
     rg.Argilla._set_default(client)
     return user, own

@@ -17,7 +17,8 @@ import m0011 from "./migrations/0011_record_texts_fields_index.js"
 import m0012 from "./migrations/0012_credentials_at_rest.js"
 import m0013 from "./migrations/0013_webhook_health.js"
 
-const migrations = {
+/** By name; exported so that tests can bring a database to an earlier schema. */
+export const migrations = {
   "0001_users_and_workspaces": m0001,
   "0002_datasets": m0002,
   "0004_records": m0004,
