@@ -189,6 +189,8 @@ describe.each(SETUPS)("scale-out with kill -9: $name", (setup) => {
         GLOSS_HOST: "127.0.0.1",
         GLOSS_PORT: "0",
         GLOSS_LOG_LEVEL: "info",
+        // The webhook receiver listens on loopback, which webhooks may post to only when it is listed.
+        GLOSS_WEBHOOKS_ALLOWED_HOSTS: "127.0.0.1",
         USERNAME: "owner",
         PASSWORD: "owner-password",
         API_KEY: OWNER_KEY

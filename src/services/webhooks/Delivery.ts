@@ -169,7 +169,8 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("Gloss/We
           yield* health.succeeded(webhook)
           return rest.length > 0 ? yield* deliverEvents(webhookId, rest) : undefined
         }
-        const state = yield* health.failed(webhook.id, startedAt, yield* now, first.outcome.reason)
+        const failedAt = yield* now
+        const state = yield* health.failed(webhook.id, startedAt, failedAt, first.outcome.reason)
         const retries: Array<PendingEvent> = []
         for (const { event, outcome } of failures) {
           const next = state.disabled
@@ -178,7 +179,7 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("Gloss/We
             ? "not retried"
             : event.attempt >= settings.attempts
             ? "giving up"
-            : `retry after ${Math.ceil(((state.retryAt ?? startedAt).getTime() - startedAt.getTime()) / 1000)} s`
+            : `retry after ${Math.max(0, Math.round(((state.retryAt ?? failedAt).getTime() - failedAt.getTime()) / 1000))} s`
           yield* logFailure(webhook, event, outcome, next)
           if (next.startsWith("retry")) retries.push({ ...event, attempt: event.attempt + 1 })
         }

@@ -4,8 +4,9 @@
  *
  * - Closed (no failures): deliveries go out.
  * - Open (`retry_at` ahead): no delivery is sent; each one waits until `retry_at` (it keeps its attempts).
- * - Half-open (`retry_at` passed): one delivery claims the probe; the others wait on. Success closes the circuit,
- *   failure opens it again for twice as long (`backoff × 2^(failures-1)`).
+ * - Half-open (`retry_at` passed): one delivery claims the probe (`probing_until`); the others look again after
+ *   the base back-off. Success closes the circuit, failure opens it again for twice as long
+ *   (`backoff × 2^(failures-1)`).
  *
  * Failures are counted once per window: an attempt that was already in flight when another one's failure opened
  * the circuit (a burst of requests to a receiver that just went down) does not count again. With the defaults
@@ -36,9 +37,12 @@ export class WebhookHealth extends Effect.Service<WebhookHealth>()("Gloss/Webhoo
         if (webhook.consecutive_failures === 0 && webhook.retry_at === null) return { send: true } as const
         if (webhook.retry_at !== null && webhook.retry_at > at) return { send: false, until: webhook.retry_at } as const
         // The probe holds the webhook for as long as an attempt can take; if it dies, the next one probes after.
-        const until = new Date(at.getTime() + Duration.toMillis(settings.timeout) + 1000)
-        const claimed = yield* repo.claimProbe(webhook.id, at, until)
-        return claimed ? { send: true } as const : { send: false, until } as const
+        const lease = Duration.toMillis(settings.timeout) + 1000
+        const claimed = yield* repo.claimProbe(webhook.id, at, new Date(at.getTime() + lease))
+        // The others look again after the base back-off: a probe that succeeds lets them go soon after.
+        return claimed
+          ? { send: true } as const
+          : { send: false, until: new Date(at.getTime() + Math.min(lease, Duration.toMillis(settings.backoff))) } as const
       })
 
     /** A delivery got through. */
@@ -62,6 +66,7 @@ export class WebhookHealth extends Effect.Service<WebhookHealth>()("Gloss/Webhoo
           id,
           consecutive_failures: failures,
           retry_at: retryAt,
+          probing_until: null,
           last_failure_at: at,
           last_error: reason,
           enabled: !disabled,

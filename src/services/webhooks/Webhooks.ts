@@ -51,6 +51,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Gloss/Webhooks", {
         updated_at: at,
         consecutive_failures: 0,
         retry_at: null,
+        probing_until: null,
         last_failure_at: null,
         last_error: null,
         disabled_reason: null
@@ -74,7 +75,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Gloss/Webhooks", {
       const reenabled = patch.enabled === true
       const next: WebhookRow = {
         ...current,
-        ...(reenabled ? { consecutive_failures: 0, retry_at: null, disabled_reason: null } : {}),
+        ...(reenabled ? { consecutive_failures: 0, retry_at: null, probing_until: null, disabled_reason: null } : {}),
         url: patch.url ?? current.url,
         events: patch.events ?? current.events,
         enabled: patch.enabled ?? current.enabled,

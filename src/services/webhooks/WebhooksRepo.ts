@@ -15,9 +15,11 @@ export const WebhookRow = Schema.Struct({
   description: Schema.NullOr(Schema.String),
   inserted_at: DbTimestamp,
   updated_at: DbTimestamp,
-  // Health (see `Health.ts`): failures in a row, no delivery before `retry_at`, the latest failure, why disabled.
+  // Health (see `Health.ts`): failures in a row, no delivery before `retry_at`, a probe under way until
+  // `probing_until`, the latest failure, why disabled.
   consecutive_failures: DbInt,
   retry_at: Schema.NullOr(DbTimestamp),
+  probing_until: Schema.NullOr(DbTimestamp),
   last_failure_at: Schema.NullOr(DbTimestamp),
   last_error: Schema.NullOr(Schema.String),
   disabled_reason: Schema.NullOr(Schema.String)
@@ -76,12 +78,15 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("Gloss/Webhooks
       Request: Schema.Struct({ id: WebhookId, at: DbTimestamp, until: DbTimestamp }),
       Result: Schema.Struct({ id: WebhookId }),
       execute: ({ at, id, until }) =>
-        sql`update webhooks set retry_at = ${until} where id = ${id} and enabled and retry_at <= ${at} returning id`
+        sql`update webhooks set probing_until = ${until}
+            where id = ${id} and enabled and retry_at <= ${at} and (probing_until is null or probing_until <= ${at})
+            returning id`
     })
     const recovered = SqlSchema.void({
       Request: WebhookId,
       execute: (id) =>
-        sql`update webhooks set consecutive_failures = 0, retry_at = null where id = ${id} and consecutive_failures > 0`
+        sql`update webhooks set consecutive_failures = 0, retry_at = null, probing_until = null
+            where id = ${id} and consecutive_failures > 0`
     })
     const lockRow = SqlSchema.findOne({
       Request: WebhookId,
@@ -92,6 +97,7 @@ export class WebhooksRepo extends Effect.Service<WebhooksRepo>()("Gloss/Webhooks
       id: WebhookId,
       consecutive_failures: Schema.Number,
       retry_at: Schema.NullOr(DbTimestamp),
+      probing_until: Schema.Null,
       last_failure_at: DbTimestamp,
       last_error: Schema.String,
       enabled: DbBoolean,
