@@ -126,7 +126,9 @@ const config = Effect.gen(function*() {
       signIn: Config.all({
         maxFailuresPerUser: V.integer("GLOSS_AUTH_SIGNIN_MAX_FAILURES_PER_USER", 10, { min: 0, max: 1_000_000 }),
         maxFailuresPerAddress: V.integer("GLOSS_AUTH_SIGNIN_MAX_FAILURES_PER_ADDRESS", 50, { min: 0, max: 1_000_000 }),
-        windowSeconds: V.integer("GLOSS_AUTH_SIGNIN_WINDOW_SECONDS", 900, { min: 1, max: 86_400 })
+        windowSeconds: V.integer("GLOSS_AUTH_SIGNIN_WINDOW_SECONDS", 900, { min: 1, max: 86_400 }),
+        // Behind one reverse proxy: the client is the last address of X-Forwarded-For, not the socket's peer.
+        trustProxy: V.boolean("GLOSS_TRUST_PROXY", false)
       }),
       // Unset: `.oauth.yml` in the working directory (the seed), else `.oauth.yaml` (Argilla's name).
       oauthConfigPath: V.optionalString("GLOSS_AUTH_OAUTH_CFG"),

@@ -19,7 +19,7 @@ interface Answer {
 }
 
 /** `POST /token` on the server at `url`, sent from the local address `from`. */
-const signInAt = (url: string, username: string, password: string, from: string) =>
+const signInAt = (url: string, username: string, password: string, from: string, headers: Record<string, string> = {}) =>
   Effect.promise(() =>
     new Promise<Answer>((resolve, reject) => {
       const form = new URLSearchParams({ username, password }).toString()
@@ -30,7 +30,7 @@ const signInAt = (url: string, username: string, password: string, from: string)
         path: target.pathname,
         method: "POST",
         localAddress: from,
-        headers: { "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(form) }
+        headers: { ...headers, "content-type": "application/x-www-form-urlencoded", "content-length": Buffer.byteLength(form) }
       }, (response) => {
         let text = ""
         response.setEncoding("utf8")
@@ -45,8 +45,8 @@ const signInAt = (url: string, username: string, password: string, from: string)
     })
   )
 
-const signIn = (username: string, password: string, from: string) =>
-  Effect.flatMap(TestServer, ({ url }) => signInAt(url, username, password, from))
+const signIn = (username: string, password: string, from: string, headers: Record<string, string> = {}) =>
+  Effect.flatMap(TestServer, ({ url }) => signInAt(url, username, password, from, headers))
 
 const statuses = (answers: ReadonlyArray<Answer>) => answers.map((a) => a.status)
 
@@ -100,7 +100,10 @@ for (const dialect of dialects) {
         Effect.gen(function*() {
           const from = "127.0.0.21"
           const failures: Array<Answer> = []
-          for (let i = 0; i < 10; i++) failures.push(yield* signIn(unique("nobody"), "wrong-password", from))
+          // Without GLOSS_TRUST_PROXY, what X-Forwarded-For claims changes nothing.
+          for (let i = 0; i < 10; i++) {
+            failures.push(yield* signIn(unique("nobody"), "wrong-password", from, { "x-forwarded-for": `203.0.113.${i}` }))
+          }
           expect(statuses(failures)).toEqual(Array(10).fill(401))
           expectLimited(yield* signIn(OWNER.username, OWNER.password, from), 60)
           expect((yield* signIn(OWNER.username, OWNER.password, "127.0.0.22")).status).toBe(201)
@@ -127,6 +130,25 @@ for (const dialect of dialects) {
           expectLimited(limited, 1)
           yield* Effect.sleep(`${Number(limited.retryAfter) * 1000 + 100} millis`)
           expect((yield* signIn(username, PASSWORD, "127.0.0.41")).status).toBe(201)
+        }))
+    })
+
+    layer(
+      TestServerLive(dialect, { GLOSS_TRUST_PROXY: "true", GLOSS_AUTH_SIGNIN_MAX_FAILURES_PER_ADDRESS: "2" }),
+      { excludeTestServices: true, timeout: 60_000 }
+    )("sign-in limits behind a trusted proxy", (it) => {
+      it.effect("GLOSS_TRUST_PROXY=true counts against the last X-Forwarded-For address, not the proxy's", () =>
+        Effect.gen(function*() {
+          const proxy = "127.0.0.71"
+          // The first address is whatever the client wrote; the last is the one the proxy appended.
+          const client = (address: string) => ({ "x-forwarded-for": `198.51.100.7, ${address}` })
+          expect(statuses([
+            yield* signIn(unique("nobody"), "wrong-password", proxy, client("203.0.113.5")),
+            yield* signIn(unique("nobody"), "wrong-password", proxy, client("203.0.113.5"))
+          ])).toEqual([401, 401])
+          expectLimited(yield* signIn(OWNER.username, OWNER.password, proxy, client("203.0.113.5")), 900)
+          expect((yield* signIn(OWNER.username, OWNER.password, proxy, client("203.0.113.6"))).status).toBe(201)
+          expect((yield* signIn(OWNER.username, OWNER.password, proxy)).status).toBe(201)
         }))
     })
 
