@@ -7,8 +7,10 @@ export const Role = Schema.Literal("owner", "admin", "annotator")
 export type Role = typeof Role.Type
 
 /**
- * A user as the API shows it (reference A.1). `api_key` is there only for the user themselves (`GET /me`) and for
- * owners; Argilla shows it to every admin who lists a workspace's members, which hands them the owner's key.
+ * A user as the API shows it (reference A.1). `api_key` is there only for the user themselves (`GET /me`) and, once,
+ * in the answer that creates the user: the server keeps only a digest and a sealed copy of it (see
+ * services/users/ApiKeys.ts). Argilla shows it to owners in every user answer and to every admin who lists a
+ * workspace's members, which hands them the owner's key.
  */
 export const User = Schema.Struct({
   id: UserId,
