@@ -104,6 +104,9 @@ export const SearchText = Schema.String.pipe(
     if (tooLong(q)) return `a search text has at most ${SEARCH_TEXT_MAX_CHARACTERS} characters`
     const terms = searchTerms(q).length
     return terms <= SEARCH_TEXT_MAX_TERMS || `a search text has at most ${SEARCH_TEXT_MAX_TERMS} words, this one has ${terms}`
+  }, {
+    description: `At most ${SEARCH_TEXT_MAX_CHARACTERS} characters and ${SEARCH_TEXT_MAX_TERMS} words`,
+    jsonSchema: { maxLength: SEARCH_TEXT_MAX_CHARACTERS }
   })
 )
 

@@ -24,8 +24,9 @@ const databaseFile = () => {
   return file
 }
 
-/** One native call of seconds (five million steps of SQLite's virtual machine, several times over). */
-const HOSTILE = ["with recursive c(n) as (select 1 union all select n + 1 from c where n < 5000000) select count(*) as k from c", []] as const
+/** One native call of `steps` steps of SQLite's virtual machine, several times over: ten million take seconds. */
+const hostileOf = (steps: number) =>
+  [`with recursive c(n) as (select 1 union all select n + 1 from c where n < ${steps}) select count(*) as k from c`, []] as const
 const ORDINARY = ["select count(*) as c from t", []] as const
 
 /** Until `count` statements are running inside the workers: the hostile ones have begun (polled, nothing timed). */
@@ -35,9 +36,9 @@ const whenRunning = (reader: SqliteReader, count: number): Effect.Effect<void> =
   )
 
 /** Starts hostile statements on every worker, then interrupts their callers. */
-const abandonHostile = (reader: SqliteReader, count: number) =>
+const abandonHostile = (reader: SqliteReader, count: number, steps = 10_000_000) =>
   Effect.gen(function*() {
-    const hostile = yield* Effect.all(Array.from({ length: count }, () => Effect.fork(reader.all(HOSTILE))))
+    const hostile = yield* Effect.all(Array.from({ length: count }, () => Effect.fork(reader.all(hostileOf(steps)))))
     yield* whenRunning(reader, count)
     yield* Effect.forEach(hostile, Fiber.interrupt, { discard: true })
   })
@@ -71,8 +72,9 @@ describe("SqliteReader, interrupted", () => {
   it.scopedLive("abandoned statements cannot multiply the threads: past one ending per worker, the next waits", () =>
     Effect.gen(function*() {
       const reader = yield* makeSqliteReader({ filename: databaseFile() })
-      yield* abandonHostile(reader, 2)
-      yield* abandonHostile(reader, 2)
+      // The first two run long enough to outlast the rest of the test; the next two end sooner, and free a worker.
+      yield* abandonHostile(reader, 2, 20_000_000)
+      yield* abandonHostile(reader, 2, 3_000_000)
       expect(reader.load().draining).toBe(4)
       // The next statement needs a new worker, and each worker already has two stopped ones ending: it starts only
       // once one of them has ended.
