@@ -14,6 +14,7 @@ import { SignIn } from "./screens/SignIn.js"
 const Home = lazy(() => import("./screens/Home.js").then((m) => ({ default: m.Home })))
 const UserSettings = lazy(() => import("./screens/UserSettings.js").then((m) => ({ default: m.UserSettings })))
 const TeamPage = lazy(() => import("./screens/team/TeamPage.js").then((m) => ({ default: m.TeamPage })))
+const WebhooksPage = lazy(() => import("./screens/webhooks/WebhooksPage.js").then((m) => ({ default: m.WebhooksPage })))
 const DatasetSettings = lazy(() =>
   import("./screens/settings/DatasetSettings.js").then((m) => ({ default: m.DatasetSettings }))
 )
@@ -31,6 +32,7 @@ const Header = () => {
       <Link to="/" className="brand">Gloss</Link>
       <nav aria-label="Account" className="account">
         {user === undefined ? null : <span className="muted">{user.username}</span>}
+        {user?.role === "owner" ? <Link to="/webhooks">Webhooks</Link> : null}
         <Link to="/user-settings">My settings</Link>
         <button
           type="button"
@@ -59,6 +61,7 @@ const Routes = (props: { readonly path: string }) => {
   const { path } = props
   if (path === "/") return <Home />
   if (path === "/user-settings") return <UserSettings />
+  if (path === "/webhooks") return <WebhooksPage />
   const team = match("/dataset/:id/team", path)
   if (team !== undefined) {
     const id = datasetIdFrom(team["id"])
