@@ -6,7 +6,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { Config, ConfigProvider, Context, Effect, Either, Layer, Option, Redacted } from "effect"
 import * as V from "./config/values.js"
-import { type AllowedHost, parseAllowedHosts } from "./services/webhooks/addresses.js"
+import { type AllowedHost, parseAllowedHosts } from "./config/hostList.js"
 
 export type DatabaseConfig =
   | { readonly _tag: "Sqlite"; readonly filename: string; readonly timeoutSeconds: number }
