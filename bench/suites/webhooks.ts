@@ -45,6 +45,8 @@ const run = async (queue: "embedded" | "redis", workers: number) => {
   const hook = await receiver()
   const server = await startGloss({
     GLOSS_JOB_WORKERS: String(workers),
+    // The receiver listens on loopback, which webhooks may post to only when it is listed.
+    GLOSS_WEBHOOKS_ALLOWED_HOSTS: "127.0.0.1",
     ...(queue === "redis" ? { GLOSS_REDIS_URL: REDIS_URL } : {})
   })
   try {

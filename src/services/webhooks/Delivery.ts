@@ -17,7 +17,7 @@ import { now } from "../clock.js"
 import { JobQueue } from "../jobs/JobQueue.js"
 import { Destinations, REFUSED_DESTINATION } from "./Destinations.js"
 import { WebhookHealth } from "./Health.js"
-import { errorCode, post } from "./post.js"
+import { errorCode, makeAgents, post } from "./post.js"
 import { WebhookSettings } from "./settings.js"
 import { envelope, randomMessageId, signedHeaders } from "./signing.js"
 import { type WebhookRow, WebhooksRepo } from "./WebhooksRepo.js"
@@ -68,13 +68,20 @@ export const classify = (status: number): Outcome =>
 const hostOf = (url: string) => new URL(url).host
 
 export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("Gloss/WebhookDelivery", {
-  effect: Effect.gen(function*() {
+  scoped: Effect.gen(function*() {
     const repo = yield* WebhooksRepo
     const queue = yield* JobQueue
     const destinations = yield* Destinations
     const health = yield* WebhookHealth
     const settings = yield* WebhookSettings
     const seconds = Duration.toSeconds(settings.timeout)
+    const agents = yield* Effect.acquireRelease(
+      Effect.sync(() => makeAgents(destinations.lookup)),
+      (made) => Effect.sync(() => {
+        made.http.destroy()
+        made.https.destroy()
+      })
+    )
 
     /** One attempt. Never fails: every way it can go wrong is an outcome. */
     const send = Effect.fn("Webhooks.send")(function*(webhook: WebhookRow, messageId: string, body: string) {
@@ -82,7 +89,7 @@ export class WebhookDelivery extends Effect.Service<WebhookDelivery>()("Gloss/We
       if (refused !== undefined) return { _tag: "Rejected", reason: `refused destination (${refused})` } as Outcome
       const headers = signedHeaders(webhook.secret, messageId, body, yield* now)
       return yield* Effect.tryPromise({
-        try: (signal) => post(webhook.url, headers, body, destinations.lookup, signal).then(classify),
+        try: (signal) => post(webhook.url, headers, body, agents, signal).then(classify),
         catch: (error): Outcome => {
           const code = errorCode(error)
           return code === REFUSED_DESTINATION
