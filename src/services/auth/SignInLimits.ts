@@ -61,10 +61,18 @@ export class SignInLimits extends Effect.Service<SignInLimits>()("Gloss/SignInLi
       Request: Schema.String,
       execute: (subject) => sql`delete from sign_in_failures where subject = ${subject}`
     })
-    /** Counters whose window has ended mean nothing any more. */
+    /**
+     * Counters whose window has ended mean nothing any more. On PostgreSQL the rows another sign-in holds are left
+     * for a later purge: waiting for them while holding others could deadlock with that sign-in.
+     */
     const purge = SqlSchema.void({
       Request: Schema.Number,
-      execute: (now) => sql`delete from sign_in_failures where window_started_at <= ${now - windowMillis}`
+      execute: (now) =>
+        db.dialect === "Postgres"
+          ? sql`delete from sign_in_failures where subject in (
+              select subject from sign_in_failures where window_started_at <= ${now - windowMillis}
+              for update skip locked)`
+          : sql`delete from sign_in_failures where window_started_at <= ${now - windowMillis}`
     })
 
     const subjectsOf = (username: string, address: Option.Option<string>) => [
@@ -88,16 +96,15 @@ export class SignInLimits extends Effect.Service<SignInLimits>()("Gloss/SignInLi
         const subjects = subjectsOf(username, address)
         if (subjects.length === 0) return yield* attempt
         const now = yield* Clock.currentTimeMillis
-        const counters = yield* db.transaction(
-          Effect.zipRight(purge(now), Effect.forEach(subjects, ({ subject }) => count({ subject, now })))
-        ).pipe(Effect.orDie)
-        let retryAfterMillis = 0
-        counters.forEach((counter, i) => {
-          if (counter.failures > (subjects[i]?.max ?? 0)) {
-            retryAfterMillis = Math.max(retryAfterMillis, counter.window_started_at + windowMillis - now)
-          }
-        })
-        if (retryAfterMillis > 0) return yield* SignInLimited.after(Math.max(1, Math.ceil(retryAfterMillis / 1000)))
+        yield* db.transaction(purge(now)).pipe(Effect.orDie)
+        // Always the username's counter before the address's, here and below: no two sign-ins lock them crosswise.
+        const counters = yield* db.transaction(Effect.forEach(subjects, ({ subject }) => count({ subject, now }))).pipe(
+          Effect.orDie
+        )
+        const waits = counters.flatMap((counter, i) =>
+          counter.failures > (subjects[i]?.max ?? 0) ? [counter.window_started_at + windowMillis - now] : []
+        )
+        if (waits.length > 0) return yield* SignInLimited.after(Math.max(1, Math.ceil(Math.max(...waits) / 1000)))
         return yield* Effect.tap(attempt, () =>
           db.transaction(Effect.forEach(
             subjects,
