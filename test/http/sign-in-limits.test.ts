@@ -109,6 +109,16 @@ for (const dialect of dialects) {
           expect((yield* signIn(OWNER.username, OWNER.password, "127.0.0.22")).status).toBe(201)
         }))
 
+      it.effect("attempts sent at once are counted before their passwords are checked: only 3 of 10 are tried", () =>
+        Effect.gen(function*() {
+          const username = yield* newUser
+          const answers = yield* Effect.all(
+            Array.from({ length: 10 }, () => signIn(username, "wrong-password", "127.0.0.81")),
+            { concurrency: "unbounded" }
+          )
+          expect(statuses(answers).sort()).toEqual([...Array(3).fill(401), ...Array(7).fill(429)])
+        }))
+
       it.effect("successes are not counted against the address", () =>
         Effect.gen(function*() {
           const from = "127.0.0.31"
