@@ -39,10 +39,9 @@ const rows = {
   "responses.create": { admin: "member", annotator: "member" },
   "responses.manageOthers": { admin: "member", annotator: "no" },
   "suggestions.write": { admin: "member", annotator: "no" },
-  // what a reader is shown of what is not theirs (services/datasets/viewer.ts, `shownTo` in services/users/Users.ts)
+  // what a reader is shown of what is not theirs (services/datasets/viewer.ts)
   "responses.readOthers": { admin: "member", annotator: "no" },
   "metadata.readHidden": { admin: "member", annotator: "no" },
-  "users.readApiKeys": { admin: "no", annotator: "no" },
   // jobs and webhooks (§1.16, §1.17); whoever started a job may read it too (services/jobs/Jobs.ts)
   "jobs.read": { admin: "yes", annotator: "no" },
   "webhooks.manage": { admin: "no", annotator: "no" }

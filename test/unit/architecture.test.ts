@@ -40,7 +40,7 @@ const folderOf = (file: string): string => {
 }
 
 const APP_ASSEMBLY = /^(App|Workers|Bootstrap|Health)\.ts$/
-const INFRASTRUCTURE = /^services\/(database|search|jobs|webhooks)\//
+const INFRASTRUCTURE = /^services\/(database|search|jobs|webhooks|secrets)\//
 const FEATURES = /^services\/(auth|datasets|hub|oauth|records|users|workspaces)\//
 
 const RULES: ReadonlyArray<{ readonly rule: string; readonly from: RegExp; readonly forbidden: RegExp }> = [

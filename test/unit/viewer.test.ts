@@ -17,10 +17,6 @@ describe("what a caller sees of records", () => {
     }
   })
 
-  it("only owners read other users' API keys", () => {
-    expect((["owner", "admin", "annotator"] as const).map((role) => grantOf(role, "users.readApiKeys"))).toEqual(["yes", "no", "no"])
-  })
-
   it("metadata keeps only the keys shown (hidden and undeclared ones go); null stays null", () => {
     expect(shownMetadata(annotator, { source: "web", year: 2020, extra: true })).toEqual({ source: "web" })
     expect(shownMetadata(annotator, null)).toBeNull()

@@ -8,7 +8,7 @@
 import * as crypto from "node:crypto"
 import { Data, Effect, Option, Redacted } from "effect"
 import { GlossConfig } from "../../Config.js"
-import { deriveKey, open as openWith, seal as sealWith } from "../sealing.js"
+import { deriveKey, open as openWith, seal as sealWith } from "../secrets/sealing.js"
 
 export class UnsealFailed extends Data.TaggedError("UnsealFailed")<{ readonly message: string }> {}
 

@@ -1,49 +1,13 @@
 /**
- * API keys at rest. The database keeps, for each user, the SHA-256 digest of their key (what a request's key is
- * looked up by: keys are 384 random bits, so a digest cannot be reversed, and no slow hash is needed) and a copy
- * sealed with AES-256-GCM, so that the user alone can be shown their key again (`GET /me`). Neither gives a key
- * away to whoever reads a backup or a leaked replica without the sealing key. That key is derived from
- * `GLOSS_AUTH_SECRET_KEY`; without it, one is generated once into `api-key-seal.key` under `GLOSS_HOME_PATH`.
+ * Showing a user their own API key again (`GET /me`): the key's sealed copy, opened with the key of
+ * `secrets/apiKeys.ts`. Only the user themselves is shown it; everyone else sees a key once, when it is created.
  */
-import * as crypto from "node:crypto"
-import * as fs from "node:fs"
-import * as path from "node:path"
-import { Effect, Option, Redacted } from "effect"
-import { GlossConfig, type GlossConfigShape } from "../../Config.js"
-import { deriveKey, open, seal } from "../sealing.js"
+import { Effect, Option } from "effect"
+import { GlossConfig } from "../../Config.js"
+import { apiKeySealingKey } from "../secrets/apiKeys.js"
+import { open, seal } from "../secrets/sealing.js"
 
-export const SEALING_KEY_FILE = "api-key-seal.key"
-
-/** What a key is found by: hex SHA-256. */
-export const apiKeyDigest = (apiKey: string): string => crypto.createHash("sha256").update(apiKey, "utf8").digest("hex")
-
-/**
- * The file's key, created when missing. Written to a temporary file and hard-linked into place, so that processes
- * starting together agree on one key and none reads a half-written file.
- */
-const keyFile = (home: string): Buffer => {
-  const file = path.join(home, SEALING_KEY_FILE)
-  const read = () => Buffer.from(fs.readFileSync(file, "utf8").trim(), "hex")
-  if (fs.existsSync(file)) return read()
-  fs.mkdirSync(home, { recursive: true })
-  const temporary = `${file}.${process.pid}.${crypto.randomBytes(6).toString("hex")}`
-  fs.writeFileSync(temporary, crypto.randomBytes(32).toString("hex") + "\n", { mode: 0o600 })
-  try {
-    fs.linkSync(temporary, file)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
-  } finally {
-    fs.rmSync(temporary, { force: true })
-  }
-  return read()
-}
-
-/** The key API keys are sealed with under this configuration. */
-export const apiKeySealingKey = (config: Pick<GlossConfigShape, "auth" | "home">): Effect.Effect<Buffer> =>
-  Option.match(config.auth.secretKey, {
-    onSome: (secret) => Effect.succeed(deriveKey(Redacted.value(secret), "api keys")),
-    onNone: () => Effect.sync(() => keyFile(config.home))
-  })
+export { apiKeyDigest, SEALING_KEY_FILE } from "../secrets/apiKeys.js"
 
 export class ApiKeySeal extends Effect.Service<ApiKeySeal>()("Gloss/ApiKeySeal", {
   effect: Effect.gen(function*() {

@@ -13,23 +13,14 @@ import { type UserRow, UsersRepo } from "./UsersRepo.js"
 import { newId } from "../ids.js"
 
 /**
- * A stored user without its secrets: what the server works with (the current user, the CLI, the bootstrap). The
- * API key is not among them: only its digest and a sealed copy are stored (see ApiKeys.ts).
+ * A stored user without its secrets: what the server works with (the current user, the CLI, the bootstrap), and how
+ * users are shown over the API to anyone. The API key is not among them: only its digest and a sealed copy are
+ * stored (see ApiKeys.ts). A key is shown once, to whoever creates the user, and afterwards to its own user only
+ * (`GET /me`, which opens the sealed copy). Owners do not see every key: that would mean opening every seal for a
+ * list, and a leaked owner session would give away all.
  */
 export const toUser = ({ password_hash: _, api_key_digest: _digest, api_key_sealed: _sealed, ...user }: UserRow): User =>
   user
-
-/**
- * How users are shown over the API to anyone (`viewer` included): without `api_key`. A key is shown once, to whoever
- * creates the user, and afterwards to its own user only (`GET /me`, which opens the sealed copy). Owners no longer
- * see every key: that would mean opening every seal for a list, and a leaked owner session would give away all.
- */
-export const shownTo = (_policy: Policy, _viewer: User) => Effect.succeed(withoutApiKey)
-
-const withoutApiKey = (user: User): User => {
-  const { api_key: _, ...rest } = user
-  return rest
-}
 
 const usernameTaken = (username: string) => new Conflict({ detail: `User username \`${username}\` is not unique` })
 

@@ -9,7 +9,7 @@ import { isForeignKeyViolation } from "../database/errors.js"
 import { orNotFound } from "../found.js"
 import { MembershipsRepo } from "../MembershipsRepo.js"
 import { Policy } from "../Policy.js"
-import { shownTo, toUser } from "../users/Users.js"
+import { toUser } from "../users/Users.js"
 import { UsersRepo } from "../users/UsersRepo.js"
 import { WorkspacesRepo } from "./WorkspacesRepo.js"
 import { newId } from "../ids.js"
@@ -62,8 +62,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
     const listUsers = Effect.fn("Workspaces.listUsers")(function*(actor: User, id: WorkspaceId) {
       yield* policy.require(actor, "workspaces.listUsers", id)
       yield* find(id)
-      const shown = yield* shownTo(policy, actor)
-      return (yield* users.listByWorkspace(id)).map((row) => shown(toUser(row)))
+      return (yield* users.listByWorkspace(id)).map(toUser)
     })
 
     const addUserTrusted = Effect.fn("Workspaces.addUserTrusted")(function*(id: WorkspaceId, userId: UserId) {
@@ -88,7 +87,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
 
     const addUser = Effect.fn("Workspaces.addUser")(function*(actor: User, id: WorkspaceId, userId: UserId) {
       yield* policy.require(actor, "workspaces.addUser")
-      return (yield* shownTo(policy, actor))(yield* addUserTrusted(id, userId))
+      return yield* addUserTrusted(id, userId)
     })
 
     // The membership is looked up before the policy is checked (the contract's order for this endpoint).
@@ -102,8 +101,7 @@ export class Workspaces extends Effect.Service<Workspaces>()("Gloss/Workspaces",
       yield* policy.require(actor, "workspaces.removeUser", id)
       const user = yield* users.findById(userId)
       yield* db.write(memberships.removeMember({ workspace_id: id, user_id: userId }))
-      const shown = yield* shownTo(policy, actor)
-      return shown(toUser(yield* Effect.succeed(user).pipe(orNotFound("User", userId))))
+      return toUser(yield* Effect.succeed(user).pipe(orNotFound("User", userId)))
     })
 
     /** An owner belongs everywhere; anyone else to the workspaces they are a member of. */

@@ -1,12 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Option } from "effect"
 import { GlossConfig } from "../../../Config.js"
-import { apiKeyDigest, apiKeySealingKey } from "../../users/ApiKeys.js"
-import { seal } from "../../sealing.js"
+import { apiKeyDigest, apiKeySealingKey } from "../../secrets/apiKeys.js"
+import { seal } from "../../secrets/sealing.js"
 
 /**
  * API keys leave the database in clear: `api_key` becomes `api_key_digest` (its unique index follows the column,
- * so nothing is rebuilt) and each existing key is replaced by its digest and a sealed copy (see users/ApiKeys.ts).
+ * so nothing is rebuilt) and each existing key is replaced by its digest and a sealed copy (see secrets/apiKeys.ts).
  * Also the counters of failed sign-ins, shared by every process on the database (see auth/SignInLimits.ts).
  */
 export default Effect.gen(function*() {
