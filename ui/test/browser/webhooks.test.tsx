@@ -2,6 +2,7 @@
  * The webhooks page's list, with a stand-in for the server: a webhook Gloss disabled shows why and turns back on
  * with "Re-enable"; a refusal from the server is shown beside it.
  */
+import axe from "axe-core"
 import { Schema } from "effect"
 import { useState } from "react"
 import { describe, expect, it } from "vitest"
@@ -40,6 +41,14 @@ const disabled = webhook("50000000-0000-4000-8000-000000000001", {
 })
 const healthy = webhook("50000000-0000-4000-8000-000000000002", { url: "https://other.example.com/hook" })
 
+/** Serious or critical accessibility violations inside `root`, one line each. */
+const axeViolations = async (root: Element) => {
+  const result = await axe.run(root)
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)
+}
+
 /** The list over state that `reenable` changes, as the query cache would after the PATCH. */
 const Stand = (props: { readonly fail?: boolean; readonly calls: Array<WebhookId> }) => {
   const [list, setList] = useState([disabled, healthy])
@@ -67,6 +76,7 @@ describe("webhooks", () => {
     await expect.element(item).toHaveTextContent("Events: record.created, response.created")
     // The healthy one has nothing to re-enable.
     expect(screen.getByRole("button", { name: "Re-enable" }).elements()).toHaveLength(1)
+    expect(await axeViolations(screen.container)).toEqual([])
 
     await screen.getByRole("button", { name: "Re-enable" }).click()
     expect(calls).toEqual([disabled.id])
