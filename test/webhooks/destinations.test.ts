@@ -150,6 +150,9 @@ for (const dialect of dialects) {
             consecutive_failures: 1,
             last_error: "refused destination (127.0.0.1 is a loopback address)"
           })
+          // Sent elsewhere by its owner, it starts again from no failures (the latest one stays on record).
+          const moved = yield* inServer(send("PATCH", `/api/v1/webhooks/${webhook.id}`, { url: receiver.url(unique("elsewhere")) }))
+          expect(moved.body).toMatchObject({ consecutive_failures: 0, last_error: "refused destination (127.0.0.1 is a loopback address)" })
 
           // Listed, the same name is delivered to: the connection goes to the address the check saw. (Its owner's
           // PATCH ends the back-off the refusal started.)

@@ -70,12 +70,15 @@ export class Webhooks extends Effect.Service<Webhooks>()("Gloss/Webhooks", {
 
     const update = Effect.fn("Webhooks.update")(function*(actor: User, id: WebhookId, patch: WebhookUpdate) {
       const current = yield* load(actor, id)
-      if (patch.url !== undefined && patch.url !== current.url) yield* destinations.vet(patch.url)
-      // Enabled (again) by its owner: the failures start from nothing, and the webhook is not held back.
-      const reenabled = patch.enabled === true
+      const moved = patch.url !== undefined && patch.url !== current.url
+      if (moved) yield* destinations.vet(patch.url)
+      // Enabled (again) by its owner, or sent elsewhere: the failures start from nothing, and the webhook is not
+      // held back by what another receiver did.
+      const fresh = patch.enabled === true || moved
       const next: WebhookRow = {
         ...current,
-        ...(reenabled ? { consecutive_failures: 0, retry_at: null, probing_until: null, disabled_reason: null } : {}),
+        ...(fresh ? { consecutive_failures: 0, retry_at: null, probing_until: null } : {}),
+        ...(patch.enabled === true ? { disabled_reason: null } : {}),
         url: patch.url ?? current.url,
         events: patch.events ?? current.events,
         enabled: patch.enabled ?? current.enabled,
