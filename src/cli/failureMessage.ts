@@ -21,7 +21,21 @@ const describe = (error: unknown, heading: string): string => {
     // The API's errors (NotFound, Conflict, …) carry their explanation in `detail`.
     if ("detail" in error && typeof error.detail === "string") return `${heading}: ${error.detail}`
   }
+  const file = fileProblem(error)
+  if (file !== undefined) return `${heading}: ${file}`
   return `${heading}: ${explain(error)}`
+}
+
+/**
+ * A file or directory Gloss could not read, create or write (`node:fs` errors carry `code` and `path`). Most live
+ * under GLOSS_HOME_PATH (the SQLite database, index files, keys), so that is the setting named.
+ */
+const fileProblem = (error: unknown): string | undefined => {
+  if (!(error instanceof Error)) return undefined
+  const { code, path } = error as { code?: unknown; path?: unknown }
+  if (typeof code !== "string" || typeof path !== "string") return undefined
+  return `cannot use ${path} (${code}: ${error.message.replace(/^[A-Z]+: /, "").replace(/, .*$/, "")}): check that ` +
+    "its directory exists and this process may write there (Gloss's files live under GLOSS_HOME_PATH)"
 }
 
 /** An error's own words; an error without a message (some of the platform's) is named by its cause or its tag. */

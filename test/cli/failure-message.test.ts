@@ -28,3 +28,16 @@ describe("failureMessage", () => {
     expect(message).not.toContain("\n")
   })
 })
+
+describe("failureMessage, files", () => {
+  it("a file Gloss cannot create names the path, why, and the setting behind it", () => {
+    const error = Object.assign(new Error("ENOTDIR: not a directory, mkdir '/srv/file/gloss'"), {
+      code: "ENOTDIR",
+      path: "/srv/file/gloss"
+    })
+    expect(Option.getOrThrow(failureMessage(Cause.die(error), "Gloss cannot start"))).toBe(
+      "Gloss cannot start: cannot use /srv/file/gloss (ENOTDIR: not a directory): check that its directory exists and " +
+        "this process may write there (Gloss's files live under GLOSS_HOME_PATH)"
+    )
+  })
+})

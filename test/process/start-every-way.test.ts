@@ -5,9 +5,12 @@
  * client that keeps sending requests while a server starts, none of which may hang. Modest on purpose (a few
  * processes at a time): the machine running the tests may have two cores.
  */
+import * as fs from "node:fs"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as net from "node:net"
+import * as os from "node:os"
+import * as path from "node:path"
 import { Queue } from "bullmq"
 import { Effect, Exit, Scope } from "effect"
 import { Redis } from "ioredis"
@@ -233,6 +236,15 @@ describe("start-up failures say what to look at, in one sentence", () => {
     expect(proc.output()).toContain("Gloss cannot start: 1 environment variable is invalid.")
     expect(proc.output()).toContain("GLOSS_DATABASE_URL: expected postgresql://user:password@host:port/db")
     expect(proc.output()).not.toMatch(/\n\s+at |└─/)
+  }, 60_000)
+
+  it("a home that cannot be created names the path and GLOSS_HOME_PATH", async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "gloss-file-")), "a-file")
+    fs.writeFileSync(file, "")
+    const proc = gloss(["server"], { GLOSS_HOME_PATH: path.join(file, "home") })
+    expect(await exited(proc.child)).toBe(1)
+    expect(proc.output()).toContain(`Gloss cannot start: cannot use ${path.join(file, "home")} (ENOTDIR: not a directory)`)
+    expect(proc.output()).toContain("GLOSS_HOME_PATH")
   }, 60_000)
 
   it("PostgreSQL on a closed port: unreachable, with the variable to check", async () => {
