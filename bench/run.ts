@@ -2,8 +2,15 @@
  * `npm run bench [-- suite ... [--option value ...]]`: runs the benchmarks and prints their figures as one JSON
  * document. Benchmarks are not tests: nothing here fails on a slow figure; `meetsTarget` says how a figure compares
  * with its target. Options go to every selected suite (`--records 20000` for `scale`).
+ *
+ * Each suite's figures are also written to `bench/results/<suite>-<time>.json` with the machine, the commit and the
+ * options they came from, so that a figure is never quoted without them (`GLOSS_BENCH_RESULTS_DIR` writes them
+ * elsewhere). A run started by a test (vitest sets `VITEST`) writes none: a small smoke run is not a result.
  */
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
 import * as os from "node:os"
+import * as path from "node:path"
 import { applySuite } from "./suites/apply.js"
 import { exportSuite } from "./suites/export.js"
 import { ingestSuite } from "./suites/ingest.js"
@@ -54,12 +61,31 @@ for (const name of selected.length > 0 ? selected : Object.keys(suites).filter((
   if (suite !== undefined) results[name] = await suite(options)
 }
 
-console.log(JSON.stringify(
-  {
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
-    date: new Date().toISOString(),
-    results
-  },
-  null,
-  2
-))
+/** The commit the figures came from, `+` marking uncommitted changes; null outside a git checkout. */
+const commitOf = (): string | null => {
+  const head = spawnSync("git", ["rev-parse", "--short=7", "HEAD"], { cwd: import.meta.dirname, encoding: "utf8" })
+  if (head.status !== 0) return null
+  const dirty = spawnSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: import.meta.dirname, encoding: "utf8" })
+  return `${head.stdout.trim()}${dirty.stdout.trim() === "" ? "" : "+"}`
+}
+
+const date = new Date().toISOString()
+const machine = {
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model,
+  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version
+}
+const commit = commitOf()
+
+if (process.env["VITEST"] === undefined) {
+  const dir = process.env["GLOSS_BENCH_RESULTS_DIR"] ?? path.join(import.meta.dirname, "results")
+  fs.mkdirSync(dir, { recursive: true })
+  for (const [suite, figures] of Object.entries(results)) {
+    const file = path.join(dir, `${suite}-${date.replaceAll(":", "-").replace(/\.\d+Z$/, "Z")}.json`)
+    fs.writeFileSync(file, `${JSON.stringify({ suite, date, commit, machine, options, results: figures }, null, 2)}\n`)
+    console.error(`bench: ${suite} written to ${path.relative(process.cwd(), file)}`)
+  }
+}
+
+console.log(JSON.stringify({ machine, commit, date, results }, null, 2))
