@@ -1,7 +1,7 @@
 /**
  * The README's API examples are one story — a dataset from scratch, records, a response, searches — and this runs
  * it: the shell blocks marked `<!-- readme-story -->`, in order, in one bash, against a fresh server started as the
- * Quickstart starts it (USERNAME=admin, API_KEY=admin.apikey, WORKSPACE=team). curl fails on any 4xx or 5xx, so a
+ * README's "Run it" starts it (USERNAME=admin, API_KEY=admin.apikey, WORKSPACE=team). curl fails on any 4xx or 5xx, so a
  * README example that drifts from the API fails here. Needs bash, curl and jq (scripts/services.sh installs them).
  */
 import { spawn, spawnSync } from "node:child_process"
@@ -71,7 +71,7 @@ layer(TestServerLive("sqlite", QUICKSTART), { excludeTestServices: true, timeout
       const output = `${run.stdout}${run.stderr}`
       expect(run.status, output).toBe(0)
       const lines = run.stdout.trim().split("\n")
-      expect(lines.slice(0, 6)).toEqual(["text", "sentiment", "stars", "source", "embedding", "\"ready\""])
+      expect(lines.slice(0, 5)).toEqual(["text", "sentiment", "stars", "embedding", "\"ready\""])
       expect(lines).toContain("submitted")
       expect(lines).toContain("completed")
       expect(lines.filter((line) => /^r\d$/.test(line))).toEqual(["r1", "r2", "r3"])
