@@ -52,7 +52,7 @@ if ! redis-cli -p 6379 ping >/dev/null 2>&1; then
   for _ in $(seq 1 50); do redis-cli -p 6379 ping >/dev/null 2>&1 && break; sleep 0.1; done
 fi
 
-# Redis Cluster: three masters on 7000-7002, no persistence, for the scale-out tests (issue 18). Created once; a node
+# Redis Cluster: three masters on 7000-7002, no persistence, for the scale-out tests. Created once; a node
 # that is up already is left alone, and the cluster is only created when no node knows it yet.
 cluster_ports=(7000 7001 7002)
 cluster_dir=/tmp/gloss-redis-cluster

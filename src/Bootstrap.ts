@@ -1,6 +1,7 @@
 /**
- * The owner bootstrap (seed §5, reference §2.3): with `USERNAME` and `PASSWORD` set, the owner exists after start-up,
- * with `API_KEY` as its key when given, and member of `WORKSPACE` when given. Running it again changes nothing.
+ * The owner bootstrap, as Argilla's container does it: with `USERNAME` and `PASSWORD` set, the owner exists after
+ * start-up, with `API_KEY` as its key when given, and member of `WORKSPACE` when given. Running it again changes
+ * nothing.
  */
 import { Effect, Option, Redacted } from "effect"
 import { GlossConfig } from "./Config.js"

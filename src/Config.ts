@@ -1,6 +1,7 @@
 /**
  * The only module that reads the environment. Everything else receives `GlossConfig` through a layer; tests build
- * one with `GlossConfig.fromRecord({...})`. The variables and their defaults are listed in README.md.
+ * one with `GlossConfig.fromRecord({...})`. The variables and their defaults are listed in
+ * docs/reference/configuration.md.
  */
 import * as os from "node:os"
 import * as path from "node:path"
@@ -130,7 +131,7 @@ const config = Effect.gen(function*() {
         // Behind one reverse proxy: the client is the last address of X-Forwarded-For, not the socket's peer.
         trustProxy: V.boolean("GLOSS_TRUST_PROXY", false)
       }),
-      // Unset: `.oauth.yml` in the working directory (the seed), else `.oauth.yaml` (Argilla's name).
+      // Unset: `.oauth.yml` in the working directory (the documented default), else `.oauth.yaml` (Argilla's name).
       oauthConfigPath: V.optionalString("GLOSS_AUTH_OAUTH_CFG"),
       // Hugging Face client credentials when the file has none: ours, then the ones a Space with `hf_oauth` injects.
       huggingface: Config.all({
@@ -227,7 +228,7 @@ const config = Effect.gen(function*() {
         ? { ...url, timeoutSeconds: values.sqliteTimeoutSeconds }
         : { ...url, poolSize: values.poolSize, maxOverflow: values.maxOverflow }
   })
-  // DESIGN.md: unset engine → elasticsearch when a cluster URL is given (the seed's default), else built in.
+  // Unset engine → elasticsearch when a cluster URL is given (as Argilla, which needs a cluster), else built in.
   const searchEngine: SearchEngineKind = Option.getOrElse(
     values.searchEngine,
     () => Option.isSome(values.elasticsearchUrl) ? "elasticsearch" : "database"

@@ -1,5 +1,5 @@
 /**
- * Applying a label to every record a search matches (issue 20): 12 000 records of which a metadata filter matches
+ * Applying a label to every record a search matches: 12 000 records of which a metadata filter matches
  * 10 000; one annotator sends `POST /me/datasets/{id}/responses/apply` and polls `GET /jobs/{id}` until it is
  * `finished`. The figure is the time from the request to the poll that sees `finished` (polled every 50 ms), on
  * SQLite and on PostgreSQL. `--records N` runs it small (N records, of which N × 5/6 match).

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- export [--records N]` (issue 21): N records (default 100 000) with two ~300-character text fields,
+ * `npm run bench -- export [--records N]`: N records (default 100 000) with two ~300-character text fields,
  * three metadata values, a suggestion, a submitted response and a 384-dimension vector, loaded into Gloss (as
  * `npm start` runs it, on SQLite); then `datasets.toDisk` writes them to a folder in the Argilla SDK's layout and
  * `datasets.fromDisk` reads that folder back into a new dataset, each in a process of its own: records per second

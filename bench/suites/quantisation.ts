@@ -9,8 +9,8 @@
  * int8 as the server holds it (sealed segments of SEGMENT_VECTORS, searched by the index worker's own `searchSegments`), and one
  * index over every vector in int8 and in one bit a dimension. For several candidate counts it reports recall@50 after
  * the exact rescoring that the server does (the true cosine of every candidate, then the best 50), with the index's
- * search time and size. Reading candidates for rescoring is what a search pays per candidate (about 4.3 ms per 100 on
- * PostgreSQL, see the README's Scale section), so the candidates a form needs for recall@50 ≥ 0.95 are its price in
+ * search time and size. Reading candidates for rescoring is what a search pays per candidate (the `scale` suite
+ * measures it on PostgreSQL), so the candidates a form needs for recall@50 ≥ 0.95 are its price in
  * latency; the segmented layout against one index is what the segments cost.
  */
 import * as fs from "node:fs"

@@ -1,5 +1,5 @@
 /**
- * The bulk view's figures for the `ui` suite (issue 20), in the browser the suite already runs: an annotator's
+ * The bulk view's figures for the `ui` suite, in the browser the suite already runs: an annotator's
  * dataset of N records (`--bulk-records`, default 10 000; seeded by ui/test/e2e/bulkSeed.ts), shown in the bulk view.
  * - render 100: from the page-size change (10 → 100) to the frame that shows 100 records, timed inside the page (the
  *   first change fetches the page from the server; later ones find it cached and refetch it behind);

@@ -3,7 +3,7 @@
  * 24 000 by default) delivered to a local receiver that answers 204 at once, with 1 and 2 job workers in the
  * server, on the embedded queue (SQLite) and on Redis. Reported: events delivered per second from the first
  * request of the ingest to the last delivery, the time to drain the backlog, and duplicates (deliveries sharing a
- * `webhook-id`). Targets (issue 18): ≥ 1 000 events/s with 2 workers, 24 000 events drained in under 30 s.
+ * `webhook-id`). Targets: ≥ 1 000 events/s with 2 workers, 24 000 events drained in under 30 s.
  */
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"

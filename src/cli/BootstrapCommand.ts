@@ -1,5 +1,5 @@
 /**
- * `gloss bootstrap`: the container entrypoint's owner step (reference §2.3) as a command — the database brought up
+ * `gloss bootstrap`: the container entrypoint's owner step as a command — the database brought up
  * to date, then the owner from USERNAME / PASSWORD / API_KEY / WORKSPACE, exactly as the server does at start-up
  * (`ensureOwner`). A user that already has the username or the key is left alone, so running it again is harmless.
  */

@@ -1,5 +1,5 @@
 /**
- * `gloss datasets export` and `gloss datasets import` (issue 21): a dataset to and from a folder in the Argilla SDK's
+ * `gloss datasets export` and `gloss datasets import`: a dataset to and from a folder in the Argilla SDK's
  * `to_disk` layout, through the client (`datasets.toDisk` / `fromDisk`) against the server that `gloss login` (or
  * GLOSS_API_URL / GLOSS_API_KEY) names. Progress on stderr; the result on stdout; a failure is one line that says
  * what was imported. A target is a folder or `hub:org/name` (`transferTarget`; the Hub branch is the Hub transfer's).

@@ -1,6 +1,6 @@
 /**
- * `gloss login` and `gloss logout` (SDK reference §2.2): store the credentials `Client.fromCredentials` reads, after
- * checking them with `GET /api/v1/me`, and remove them. A failure is one line, as for every command.
+ * `gloss login` and `gloss logout`, as Argilla's v1 CLI had them: store the credentials `Client.fromCredentials` reads,
+ * after checking them with `GET /api/v1/me`, and remove them. A failure is one line, as for every command.
  */
 import { Command, Options } from "@effect/cli"
 import { Console, Effect, Option, Redacted, Schema } from "effect"

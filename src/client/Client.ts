@@ -1,5 +1,5 @@
 /**
- * The Promise face (CLIENT.md): the seed's `Client` for code without Effect. Each client owns a `ManagedRuntime`
+ * The Promise face: the Argilla SDK's `Argilla` client, for code without Effect. Each client owns a `ManagedRuntime`
  * holding its `GlossClient`; every method runs the Effect face's method there and rejects with the same tagged
  * error objects. `new Client()` is lazy (nothing is sent until the first call); `Client.connect` and the other
  * static constructors check the connection first, as the Effect constructors do.
@@ -80,7 +80,7 @@ export class Client {
     return Client.#checked(GlossClient.make(options), options)
   }
 
-  /** Options from the arguments, the environment, then the stored credentials file (seed §4.3). */
+  /** Options from the arguments, the environment, then the stored credentials file (`resolveCredentials`). */
   static fromCredentials(options: CredentialsOptions & PromiseOptions = {}): Promise<Client> {
     return Client.#checked(GlossClient.fromCredentials(options), options)
   }

@@ -1,5 +1,5 @@
 /**
- * `client.datasets` (seed §4.2, §4.6): the datasets the caller sees (`GET /me/datasets`), each handed out with its
+ * `client.datasets`: the datasets the caller sees (`GET /me/datasets`), each handed out with its
  * settings. A lookup by id, by name within a workspace (given, preferred, or the default one), or of a whole
  * workspace; not found is `None` with a warning.
  */
@@ -23,7 +23,7 @@ export const makeDatasets = (transport: Transport, workspaces: Workspaces, prefe
   const { api, call } = transport
   const datasetSettings = makeDatasetSettings(transport)
   const { create, withSettings } = datasetSettings
-  // Issue 21: the Argilla SDK's export folder (`to_disk` / `from_disk`), both ways.
+  // The Argilla SDK's export folder (`to_disk` / `from_disk`), both ways.
   const { fromDisk, toDisk } = makeDiskTransfer(transport, workspaces, datasetSettings)
   const listed = Effect.map(call(api.datasets.listMine({ urlParams: {} })), ({ items }) => items)
   const inWorkspace = (workspace: WorkspaceInfo) =>

@@ -1,5 +1,6 @@
 /**
- * The client's own failures (CLIENT.md "Errors"): the seed's client-side rules (§4.5, §4.6, §7) and what can go
+ * The client's own failures: the Argilla SDK's client-side errors (a lookup without arguments, a workspace that
+ * cannot be resolved, no workspace to default to) and what can go
  * wrong before the server answers. Declared API errors arrive as the domain's tagged errors, re-exported here so
  * that `gloss/client` users import every error from one place.
  */
@@ -21,7 +22,7 @@ export {
   ValidationError
 } from "../domain/Errors.js"
 
-/** A lookup without any of its arguments (§4.5 rule 1, §4.6 last row). */
+/** A lookup of a workspace, user or dataset without any of its arguments. */
 export class MissingLookupArgument extends Schema.TaggedError<MissingLookupArgument>()("MissingLookupArgument", {
   /** `'name' or 'id'`, `'username' or 'id'`, `'name', 'id' or 'workspace'`. */
   expected: Schema.String
@@ -31,7 +32,7 @@ export class MissingLookupArgument extends Schema.TaggedError<MissingLookupArgum
   }
 }
 
-/** A dataset lookup whose workspace cannot be resolved (§7 row 2). */
+/** A dataset lookup whose workspace cannot be resolved. */
 export class WorkspaceNotFound extends Schema.TaggedError<WorkspaceNotFound>()("WorkspaceNotFound", {
   workspace: Schema.String
 }) {
@@ -40,7 +41,7 @@ export class WorkspaceNotFound extends Schema.TaggedError<WorkspaceNotFound>()("
   }
 }
 
-/** `workspaces.default` when the caller sees no workspace (§4.2, §7 row 3). */
+/** `workspaces.default` when the caller sees no workspace. */
 export class NoWorkspaces extends Schema.TaggedError<NoWorkspaces>()("NoWorkspaces", {}) {
   override get message() {
     return "There are no workspaces created: create a workspace first"

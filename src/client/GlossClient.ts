@@ -1,5 +1,5 @@
 /**
- * The Effect face (CLIENT.md): `GlossClient` is the service tag, and its constructors build a client, check it
+ * The Effect face: `GlossClient` is the service tag, and its constructors build a client, check it
  * with `GET /api/v1/me` (which fills the `me` cache) and make it the default client for the life of their scope.
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
@@ -26,7 +26,10 @@ const fromCredentials = Effect.fn("GlossClient.fromCredentials")(function*(optio
   return yield* make(resolved)
 })
 
-/** Deploys to a Hugging Face Space (DEPLOY.md), then connects to it: a private Space also needs the Hub token. */
+/**
+ * Deploys to a Hugging Face Space (`deploy/deployOnSpaces.ts`), then connects to it: a private Space also needs the Hub
+ * token.
+ */
 const deploy = Effect.fn("GlossClient.deployOnSpaces")(function*(options: DeployOnSpacesOptions) {
   const deployment = yield* deployOnSpaces(options)
   return yield* make({
@@ -41,7 +44,7 @@ export class GlossClient extends Context.Tag("gloss/GlossClient")<GlossClient, G
   /** A checked client (`GET /api/v1/me`), the default client until the scope closes. */
   static readonly make = make
   static readonly layer = (options: ClientOptions = {}) => Layer.scoped(GlossClient, make(options))
-  /** Options from the arguments, the environment, then the stored credentials file (seed §4.3). */
+  /** Options from the arguments, the environment, then the stored credentials file (`resolveCredentials`). */
   static readonly fromCredentials = fromCredentials
   static readonly deployOnSpaces = deploy
   /** The last client constructed (by either face), else one from the environment. */

@@ -1,5 +1,5 @@
 /**
- * The seed's constructor parameters (§2.3) as options, and their environment defaults read through `Config` (so
+ * The Argilla SDK's constructor parameters as options, and their environment defaults read through `Config` (so
  * that tests swap the environment with a `ConfigProvider`).
  */
 import type { HttpClient } from "@effect/platform"

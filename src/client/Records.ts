@@ -1,7 +1,7 @@
 /**
- * `client.records`, keyed by dataset (CLIENT.md "Records"): `log` upserts in batches of at most 500, `stream` pages
+ * `client.records`, keyed by dataset: `log` upserts in batches of at most 500, `stream` pages
  * through the list or the search endpoint, `delete` removes by id in batches of at most 100 — with the SDK's batch
- * normalisation warning and summary logs (reference §3.11–§3.13).
+ * normalisation warning and summary logs, as the Argilla SDK's `records.log` and `records.delete`.
  */
 import { Array as Arr, Chunk, Duration, Effect, Option, Stream } from "effect"
 import { DatasetId, RecordId } from "../domain/Ids.js"

@@ -13,7 +13,10 @@ import type { ClientSettings } from "./Options.js"
 
 type WireError = HttpClientError.HttpClientError | ParseResult.ParseError
 
-/** Failures before any answer: refused, reset, unreachable. Only these are retried (SDK reference §1.3). */
+/**
+ * Failures before any answer: refused, reset, unreachable. Only these are retried, as the Argilla SDK's transport
+ * retries them.
+ */
 const isConnectionError = (error: HttpClientError.HttpClientError) =>
   error._tag === "RequestError" && error.reason === "Transport"
 

@@ -1,5 +1,5 @@
 /**
- * `client.users` (seed §4.2, §4.5): every user (`GET /users`, owners only) or a workspace's members, looked up by
+ * `client.users`: every user (`GET /users`, owners only) or a workspace's members, looked up by
  * username or id, created, counted, indexed and streamed.
  */
 import { Effect } from "effect"

@@ -1,5 +1,5 @@
 /**
- * `client.webhooks` (seed §2.2, SDK reference §3.15, §6.2): list, add, get by id, update, delete and ping. The API
+ * `client.webhooks`, as in the Argilla SDK: list, add, get by id, update, delete and ping. The API
  * has no GET by id (as in Argilla), so `get` finds the webhook in the list; not found is `None` with a warning.
  */
 import { Array as Arr, Effect, Option } from "effect"

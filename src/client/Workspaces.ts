@@ -1,5 +1,5 @@
 /**
- * `client.workspaces` (seed §4.2, §4.5): the workspaces the caller sees (`GET /me/workspaces`), looked up by name
+ * `client.workspaces`: the workspaces the caller sees (`GET /me/workspaces`), looked up by name
  * or id, created, counted, indexed and streamed; `default` is the first of the list.
  */
 import { Array as Arr, Effect, Option } from "effect"
@@ -18,7 +18,7 @@ export interface WorkspaceLookup {
 /** What the client needs of a workspace it is given. */
 export type WorkspaceInfo = Pick<Workspace, "id" | "name">
 
-/** A workspace as the seed accepts it: an object with its id, or a string resolved by name (then by id). */
+/** A workspace as the Argilla SDK accepts it: an object with its id, or a string resolved by name (then by id). */
 export type WorkspaceRef = string | WorkspaceInfo
 
 export interface WorkspaceDraft {

@@ -1,5 +1,5 @@
 /**
- * The stored credentials (seed §4.3; SDK reference §2.2): `$GLOSS_CACHE_DIR/credentials.json`, default
+ * The stored credentials, in the layout of Argilla's v1 credential store: `$GLOSS_CACHE_DIR/credentials.json`, default
  * `~/.cache/gloss/credentials.json`, JSON with `api_url`, `api_key`, `workspace`, `extra_headers`. `gloss login`
  * writes it (mode 0600: it holds a key), `gloss logout` removes it, `fromCredentials` reads it.
  */
@@ -70,8 +70,8 @@ export interface CredentialsOptions extends ClientOptions {
 const given = (value: string | undefined) => Option.filter(Option.fromNullable(value), (text) => text.trim() !== "")
 
 /**
- * The seed's §4.3 order: the argument, then `GLOSS_API_URL` / `GLOSS_API_KEY` / `GLOSS_WORKSPACE`, then — only while
- * the URL or the key is still missing — the stored file, for the values still missing.
+ * The order of `fromCredentials`: the argument, then `GLOSS_API_URL` / `GLOSS_API_KEY` / `GLOSS_WORKSPACE`, then — only
+ * while the URL or the key is still missing — the stored file, for the values still missing.
  */
 export const resolveCredentials = Effect.fn("GlossClient.resolveCredentials")(function*(options: CredentialsOptions) {
   const orEnv = (value: string | undefined, name: string) =>

@@ -1,6 +1,6 @@
 /**
  * A dataset as the client hands it out: the dataset with its settings (fields, questions, metadata properties,
- * vector settings), and the SDK's creation sequence (reference §3.4): draft, settings one by one, publish, fetch
+ * vector settings), and the SDK's creation sequence: draft, settings one by one, publish, fetch
  * again, and on any failure after the draft exists, delete it before failing.
  */
 import { Effect } from "effect"

@@ -1,6 +1,7 @@
 /**
- * The seed's default client (§1, §4.2): every successful construction becomes the default, whichever face built
- * it. The one module-level slot STYLE.md allows. An entry remembers who owns it (the Effect-made service or the
+ * The default client, as the Argilla SDK has one: every successful construction becomes the default, whichever
+ * face built it. The only module-level mutable state in `src/`: the SDK's API needs it, and nothing else may keep
+ * state outside a layer. An entry remembers who owns it (the Effect-made service or the
  * Promise `Client`), so that closing a client clears the slot only if it is still the default.
  */
 import { Effect } from "effect"

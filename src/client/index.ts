@@ -1,8 +1,8 @@
 /**
- * `gloss/client`: the typed client for a Gloss server (CLIENT.md). Two faces of one implementation — `GlossClient`
- * (Effect) and `Client` (Promises) — the errors both fail with, the wire types they hand out, and Standard Webhooks
- * verification for receivers. Imports the API contract (`domain/`, `contract/`) and the deploy helper, never a
- * server module.
+ * `gloss/client`: the typed client for a Gloss server (docs/reference/client.md). Two faces of one implementation —
+ * `GlossClient` (Effect) and `Client` (Promises) — the errors both fail with, the wire types they hand out, and
+ * Standard Webhooks verification for receivers. Imports the API contract (`domain/`, `contract/`) and the deploy
+ * helper, never a server module.
  */
 export { Client, type LogEntry, type PromiseOptions } from "./Client.js"
 export { type DeployOnSpacesOptions, GlossClient } from "./GlossClient.js"

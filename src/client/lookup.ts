@@ -1,5 +1,5 @@
 /**
- * The seed's lookup rules for workspaces and users (§4.5): neither argument fails, both warn and use the id, an id
+ * The Argilla SDK's lookup rules for workspaces and users: neither argument fails, both warn and use the id, an id
  * is fetched, a name is found by scanning the list; what is not found is `None` with a warning, never an error.
  */
 import { Array as Arr, Effect, Option, Schema } from "effect"

@@ -40,7 +40,7 @@ export const buildClient = Effect.fn("GlossClient.build")(function*(options: Cli
     me,
     workspaces,
     users,
-    /** With `toHub` / `fromHub` (issue 21). */
+    /** With `toHub` / `fromHub`. */
     datasets: Object.assign(datasets, makeHubTransfer({ transport, workspaces, datasetSettings: makeDatasetSettings(transport), records, users, me })),
     webhooks: makeWebhooks(transport),
     records,

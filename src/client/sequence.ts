@@ -1,6 +1,7 @@
 /**
- * What Python gives a collection through `len`, indexing, slices and iteration (seed §4.2): each operation lists
- * afresh from the server. `full` turns a listed item into what the caller gets (datasets: fetched with settings).
+ * What Python gives a collection through `len`, indexing, slices and iteration on the Argilla SDK's collections: each
+ * operation lists afresh from the server. `full` turns a listed item into what the caller gets (datasets: fetched with
+ * settings).
  */
 import { Array as Arr, Effect, Option, Stream } from "effect"
 

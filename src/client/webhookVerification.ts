@@ -1,7 +1,7 @@
 /**
- * Verifying a webhook delivery, for receivers (SDK reference §6.3): the Standard Webhooks signature (HMAC-SHA256
- * over `id.timestamp.body`, ±5 minutes) checked by the `standardwebhooks` package with the webhook's secret — the
- * plain base64 string the server returns — then the body decoded as the delivery envelope.
+ * Verifying a webhook delivery, for receivers, as the Argilla SDK verifies it: the Standard Webhooks signature
+ * (HMAC-SHA256 over `id.timestamp.body`, ±5 minutes) checked by the `standardwebhooks` package with the webhook's
+ * secret — the plain base64 string the server returns — then the body decoded as the delivery envelope.
  */
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { Webhook as StandardWebhook } from "standardwebhooks"

@@ -29,5 +29,5 @@ export const formatConfigError = (error: ConfigError.ConfigError): string => {
   const heading = lines.length === 1
     ? "Gloss cannot start: 1 environment variable is invalid."
     : `Gloss cannot start: ${lines.length} environment variables are invalid.`
-  return [heading, ...lines.map((line) => `  - ${line}`), "See the configuration table in README.md."].join("\n")
+  return [heading, ...lines.map((line) => `  - ${line}`), "Every variable: docs/reference/configuration.md."].join("\n")
 }

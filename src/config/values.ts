@@ -45,7 +45,10 @@ const parseNumber = (min: number, max: number): Parse<number> => (raw) => {
 const TRUE = new Set(["true", "1", "yes", "on", "t", "y"])
 const FALSE = new Set(["false", "0", "no", "off", "f", "n"])
 
-/** Python-style booleans (`True`, `False`, `1`, `0`, …), case-insensitive: the seed's values are written that way. */
+/**
+ * Python-style booleans (`True`, `False`, `1`, `0`, …), case-insensitive: Argilla's documented values are written that
+ * way.
+ */
 const parseBoolean: Parse<boolean> = (raw) => {
   const value = raw.toLowerCase()
   if (TRUE.has(value)) return Either.right(true)

@@ -1,5 +1,5 @@
 /**
- * The Hub REST calls `huggingface_hub` makes for the deploy helper (SDK reference §5), with the same bodies and the
+ * The Hub REST calls `huggingface_hub` makes for the deploy helper, with the same bodies and the
  * same tolerances (an existing repository is not an error where the helper passes `exist_ok=True`).
  */
 import { HttpClient, HttpClientRequest, HttpClientResponse } from "@effect/platform"

@@ -1,6 +1,6 @@
 /**
- * The Hugging Face variables the deploy helper reads, resolved the way `huggingface_hub` resolves them (SDK
- * reference §4.3), so a token saved by `huggingface-cli login` is found. Read through `Config`: these belong to the
+ * The Hugging Face variables the deploy helper reads, resolved the way `huggingface_hub` resolves them,
+ * so a token saved by `huggingface-cli login` is found. Read through `Config`: these belong to the
  * machine running the client, not to a Gloss server, so they are not part of `GlossConfig`.
  */
 import * as os from "node:os"

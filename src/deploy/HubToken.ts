@@ -1,6 +1,7 @@
 /**
- * Finding the Hub token (DEPLOY.md): the argument, `HF_TOKEN`, the token file; then, only with a person at a
- * terminal, a login prompt whose answer is checked with whoami and saved where `huggingface-cli login` saves it.
+ * Finding the Hub token, in the order `huggingface_hub` uses: the argument, `HF_TOKEN`, the token file; then, only with
+ * a person at a terminal, a login prompt whose answer is checked with whoami and saved where `huggingface-cli login`
+ * saves it.
  */
 import { Prompt } from "@effect/cli"
 import { FileSystem, Path, Terminal } from "@effect/platform"

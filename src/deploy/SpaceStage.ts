@@ -1,7 +1,8 @@
 /**
- * The seed's §3.1 stage rules. Stages outside the seven (NO_APP_FILE, CONFIG_ERROR, BUILD_ERROR, RUNTIME_ERROR,
- * DELETING, anything new) mean the Space is broken: both rules fail rather than guess, so the helper neither
- * restarts nor waits on it.
+ * A Space's runtime stage, as the Argilla SDK's deploy helper reads it: seven are known (RUNNING_APP_STARTING,
+ * RUNNING_BUILDING, BUILDING, APP_STARTING, RUNNING, PAUSED, STOPPED). Stages outside the seven (NO_APP_FILE,
+ * CONFIG_ERROR, BUILD_ERROR, RUNTIME_ERROR, DELETING, anything new) mean the Space is broken: both rules fail rather
+ * than guess, so the helper neither restarts nor waits on it.
  */
 import { Either, Schema } from "effect"
 import { InvalidSpaceStage } from "./Errors.js"

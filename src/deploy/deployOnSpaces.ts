@@ -1,5 +1,5 @@
 /**
- * `deployOnSpaces`: the seed's §4.4 as Argilla's helper runs it (SDK reference §4.2), returning what a client needs
+ * `deployOnSpaces`: the Argilla SDK's `deploy_on_spaces`, step by step as it runs them, returning what a client needs
  * to reach the Space instead of the client itself, so that `GlossClient.deployOnSpaces` can build one from it.
  */
 import { Duration, Effect, Either, Redacted, Schedule } from "effect"
@@ -35,7 +35,10 @@ export interface DeployOptions {
   readonly apiUrl?: string | undefined
 }
 
-/** Structurally a client's options: `{ apiUrl, apiKey, headers }` (CLIENT.md), plus what was deployed. */
+/**
+ * Structurally a client's options: `{ apiUrl, apiKey, headers }`, so it can be passed to a constructor, plus what was
+ * deployed.
+ */
 export interface SpaceDeployment {
   readonly apiUrl: string
   readonly apiKey: string

@@ -1,14 +1,14 @@
 /**
  * Every failure a client can see. Each class is a tagged error (so `Effect.catchTag` works on both sides of the
  * wire); its static `http` schema is what endpoints declare: the HTTP status and the contract's exact body
- * (reference §8), without the `_tag` that a plain TaggedError would put on the wire.
+ * (Argilla's error shapes), without the `_tag` that a plain TaggedError would put on the wire.
  */
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 
 const ARGILLA_ERRORS = "argilla.api.errors::"
 
-/** `{"detail": "<message>"}`: the contract's shape for domain errors (§8.2). */
+/** `{"detail": "<message>"}`: the contract's shape for domain errors. */
 const detailBody = <E extends { readonly detail: string }>(
   Class: DetailError<E>,
   status: number
@@ -24,7 +24,7 @@ interface DetailBody {
   readonly detail: string
 }
 
-/** `{"detail": {"code": "argilla.api.errors::<Class>", "params": {"detail": "<message>"}}}` (§8.1). */
+/** `{"detail": {"code": "argilla.api.errors::<Class>", "params": {"detail": "<message>"}}}`. */
 const codedBody = <E extends { readonly detail: string }>(
   Class: DetailError<E>,
   code: string,
@@ -67,7 +67,7 @@ export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", { detai
   static readonly http: Schema.Schema<Conflict, DetailBody> = detailBody(Conflict, 409)
 }
 
-/** A semantic rule of the contract was broken (§8.2, 422 with a plain `detail` message). */
+/** A semantic rule of the contract was broken (422 with a plain `detail` message). */
 export class Unprocessable extends Schema.TaggedError<Unprocessable>()("Unprocessable", { detail: Schema.String }) {
   static readonly http: Schema.Schema<Unprocessable, DetailBody> = detailBody(Unprocessable, 422)
 }
@@ -92,7 +92,7 @@ export const ValidationIssue = Schema.Struct({
 })
 export type ValidationIssue = typeof ValidationIssue.Type
 
-/** A request that does not match its schema: FastAPI's error list inside the Argilla error shape (§8.1, §8.4). */
+/** A request that does not match its schema: FastAPI's error list inside the Argilla error shape. */
 export class ValidationError extends Schema.TaggedError<ValidationError>()("ValidationError", {
   errors: Schema.Array(ValidationIssue)
 }) {
@@ -148,7 +148,7 @@ interface GenericBody {
   readonly detail: { readonly code: string; readonly params: { readonly type: string; readonly message: string } }
 }
 
-/** A vector search by record whose record has no vector of that name: `{"code": "missing_vector", …}` (§8.3). */
+/** A vector search by record whose record has no vector of that name: `{"code": "missing_vector", …}`. */
 export class MissingVector extends Schema.TaggedError<MissingVector>()("MissingVector", { message: Schema.String }) {
   static readonly http: Schema.Schema<MissingVector, { readonly code: "missing_vector"; readonly message: string }> = Schema
     .transform(

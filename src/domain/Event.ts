@@ -1,5 +1,5 @@
 /**
- * What a webhook receives (reference §6.2, §6.3): the JSON envelope and the `data` of each kind of event. Receivers
+ * What a webhook receives: the JSON envelope and the `data` of each kind of event. Receivers
  * written in TypeScript can decode deliveries with these after verifying the signature.
  */
 import { Schema } from "effect"

@@ -16,7 +16,7 @@ const HubSegment = Schema.String.pipe(Schema.pattern(/^[\w.-]{1,128}$/, {
 }))
 
 /**
- * `POST /datasets/{id}/export` (reference §1.6): the dataset's records pushed to a Hub dataset repo by a job, in the
+ * `POST /datasets/{id}/export`: the dataset's records pushed to a Hub dataset repo by a job, in the
  * layout of the SDK's `Dataset.to_hub`. The token needs write access; it is kept encrypted while the job waits.
  */
 export const DatasetHubExport = Schema.Struct({
@@ -64,7 +64,7 @@ export const hubMapping = (mapping: HubDatasetMapping): HubMapping => ({
 })
 
 /**
- * `POST /datasets/{id}/import` (reference §1.6): the rows of any Hub dataset's `subset` and `split` (stored as
+ * `POST /datasets/{id}/import`: the rows of any Hub dataset's `subset` and `split` (stored as
  * Parquet) become records of this published dataset, by `mapping`, in a job.
  */
 export const DatasetHubImport = Schema.Struct({

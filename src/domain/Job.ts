@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 
 /**
- * A background job's state, with rq's names (reference §1.16) so Argilla clients and the UI poll unchanged. Gloss
+ * A background job's state, with rq's names (Argilla's queue) so Argilla clients and the UI poll unchanged. Gloss
  * produces `queued`, `started`, `deferred`, `scheduled` (waiting out a retry back-off), `finished` and `failed`.
  */
 export const JobStatus = Schema.Literal(

@@ -1,4 +1,4 @@
-/** The search request and response of `POST …/records/search` (reference §1.12). */
+/** The search request and response of `POST …/records/search`. */
 import { Either, Schema } from "effect"
 import { JsonValue } from "./Common.js"
 import { RecordId } from "./Ids.js"

@@ -1,10 +1,12 @@
-/** Webhooks (reference §1.17, §6): where Gloss posts signed events, and which events each one wants. */
+/** Webhooks: where Gloss posts signed events, and which events each one wants. */
 import { ParseResult, Schema } from "effect"
 import { FreeText } from "./Common.js"
 import { WebhookId } from "./Ids.js"
 import { Timestamp } from "./Timestamp.js"
 
-/** The events a webhook may subscribe to (§6.1). `ping` is sent on request only and cannot be subscribed to. */
+/**
+ * The events a webhook may subscribe to, Argilla's eleven. `ping` is sent on request only and cannot be subscribed to.
+ */
 export const WebhookEventType = Schema.Literal(
   "dataset.created",
   "dataset.updated",

@@ -1,6 +1,6 @@
 /**
- * `GLOSS_APP_MODULE`: a module whose default export extends the standard server — the seed's `UVICORN_APP`. The
- * export is a Layer that registers routes on the API's router or adds API middleware, e.g.
+ * `GLOSS_APP_MODULE`: a module whose default export extends the standard server — what Argilla's image does with
+ * `UVICORN_APP`. The export is a Layer that registers routes on the API's router or adds API middleware, e.g.
  *
  *   import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
  *   import { Effect } from "effect"

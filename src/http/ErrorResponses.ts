@@ -1,9 +1,9 @@
 /**
- * Turns failures that no handler declares into the contract's bodies (reference §8): a request that does not match
- * its schema → 422 (FastAPI's shape, not Effect's 400), malformed JSON, JSON nested too deep, a body that is not
+ * Turns failures that no handler declares into the contract's bodies (Argilla's error shapes): a request that does not
+ * match its schema → 422 (FastAPI's shape, not Effect's 400), malformed JSON, JSON nested too deep, a body that is not
  * UTF-8, text with a lone surrogate or a malformed form → 422, a body over the limit → 413, text PostgreSQL cannot
- * store (NUL) → 422, a locked database → 503, anything unexpected → 500 with the cause logged and no internals in
- * the body.
+ * store (NUL) → 422, a locked database → 503, anything unexpected → 500 with the cause logged and no internals in the
+ * body.
  */
 import { HttpApiBuilder, HttpApiError, HttpServerError, Multipart } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"

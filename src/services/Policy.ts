@@ -1,8 +1,8 @@
 /**
- * Who may do what: the permission table of reference §2.5, written as data. `member` means "if the caller belongs to
- * the workspace the action concerns"; owners never need membership. Rules that depend on more than role and
- * membership (a response's author, a metadata property's visibility) are checked by the service that owns them,
- * on top of the row here.
+ * Who may do what: Argilla's permission table, written as data (docs/explanation/security.md explains the roles).
+ * `member` means "if the caller belongs to the workspace the action concerns"; owners never need membership. Rules that
+ * depend on more than role and membership (a response's author, a metadata property's visibility) are checked by the
+ * service that owns them, on top of the row here.
  */
 import { Effect } from "effect"
 import { Forbidden } from "../domain/Errors.js"
@@ -14,7 +14,7 @@ export type Grant = "yes" | "no" | "member"
 type Row = { readonly [R in Exclude<Role, "owner">]: Grant }
 
 const rows = {
-  // users and workspaces (§1.4, §1.5)
+  // users and workspaces
   "users.manage": { admin: "no", annotator: "no" },
   "workspaces.create": { admin: "no", annotator: "no" },
   "workspaces.delete": { admin: "no", annotator: "no" },
@@ -22,15 +22,16 @@ const rows = {
   "workspaces.listUsers": { admin: "member", annotator: "no" },
   "workspaces.addUser": { admin: "no", annotator: "no" },
   "workspaces.removeUser": { admin: "member", annotator: "no" },
-  // datasets and their settings (§1.6–§1.10)
+  // datasets and their settings
   "datasets.listInWorkspace": { admin: "member", annotator: "member" },
   "datasets.read": { admin: "member", annotator: "member" },
   "datasets.create": { admin: "member", annotator: "no" },
   "datasets.manage": { admin: "member", annotator: "no" },
   // Other people's progress (`GET /datasets/{id}/users/progress`, the `users` of `GET /datasets/{id}/progress`):
-  // stricter than §2.5, which lets annotators read it; an annotator sees only their own.
+  // stricter than Argilla, which lets annotators read it; an annotator sees only their own
+  // (docs/reference/compatibility.md lists it).
   "progress.others": { admin: "member", annotator: "no" },
-  // records, search, responses, suggestions (§1.11–§1.14)
+  // records, search, responses, suggestions
   "records.list": { admin: "member", annotator: "no" },
   "records.write": { admin: "member", annotator: "no" },
   "records.read": { admin: "member", annotator: "member" },
@@ -42,7 +43,7 @@ const rows = {
   // what a reader is shown of what is not theirs (services/datasets/viewer.ts)
   "responses.readOthers": { admin: "member", annotator: "no" },
   "metadata.readHidden": { admin: "member", annotator: "no" },
-  // jobs and webhooks (§1.16, §1.17); whoever started a job may read it too (services/jobs/Jobs.ts)
+  // jobs and webhooks; whoever started a job may read it too (services/jobs/Jobs.ts)
   "jobs.read": { admin: "yes", annotator: "no" },
   "webhooks.manage": { admin: "no", annotator: "no" }
 } as const satisfies Record<string, Row>

@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect"
 
-/** A folder or file of a dataset export that cannot be read or written (issue 21: `toDisk`, `fromDisk`). */
+/** A folder or file of a dataset export that cannot be read or written (`toDisk`, `fromDisk`). */
 export class TransferFileError extends Schema.TaggedError<TransferFileError>()("TransferFileError", {
   path: Schema.String,
   detail: Schema.String

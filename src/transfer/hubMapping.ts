@@ -1,6 +1,6 @@
 /**
  * The rows of any Hub dataset (not one Gloss or the SDK wrote) as records, by the mapping of `POST /datasets/{id}/
- * import` (reference §1.6): columns to fields, metadata properties and suggestions, one column to the external id.
+ * import`: columns to fields, metadata properties and suggestions, one column to the external id.
  * Values are turned into what each target takes where the meaning is plain (a number into a text field or a terms
  * value, a `ClassLabel` index into its label, an `Image` into its data URI); anything else is left for the record's
  * validation to accept or refuse.

@@ -1,5 +1,5 @@
 /**
- * The Argilla SDK 2.8's export shapes and Gloss's API shapes, both ways (issue 21): the dataset model dump
+ * The Argilla SDK 2.8's export shapes and Gloss's API shapes, both ways: the dataset model dump
  * (`.argilla/dataset.json`), `Settings.serialize()` (`.argilla/settings.json`) and a record's `Record.to_dict()` (each
  * element of `records.json`, and each row the Hub export flattens). Shared by the disk and the Hub transfers.
  *

@@ -1,5 +1,5 @@
 /**
- * `gloss datasets export <id> hub:org/name` and `gloss datasets import hub:org/name` as processes (issue 21), against
+ * `gloss datasets export <id> hub:org/name` and `gloss datasets import hub:org/name` as processes, against
  * a running server and the fake Hub (HF_ENDPOINT): out with --private and --split, the token from HF_TOKEN, progress
  * on stderr; back in under a new name with every record; a wrong token and a missing token each fail in one line.
  */

@@ -1,5 +1,5 @@
 /**
- * `gloss datasets export` and `gloss datasets import` as processes against a running server (issue 21): a dataset out
+ * `gloss datasets export` and `gloss datasets import` as processes against a running server: a dataset out
  * to a folder in the Argilla SDK's layout and back in under a new name with the same records, progress on stderr, a
  * non-empty folder refused, a failed import that leaves no dataset behind (`hub:` targets: datasets-hub.test.ts).
  * Connects the way a user does: GLOSS_API_URL and GLOSS_API_KEY.

@@ -1,5 +1,5 @@
 /**
- * `records.apply` (issue 20): the caller's answer to every record a search matches, waiting for the server's job;
+ * `records.apply`: the caller's answer to every record a search matches, waiting for the server's job;
  * both faces of the client, against a real server.
  */
 import { expect, layer } from "@effect/vitest"

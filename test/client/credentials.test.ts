@@ -1,5 +1,5 @@
 /**
- * `fromCredentials` and the seed's §4.3 order (argument, environment, then the stored file only while the URL or
+ * `fromCredentials` and its order (argument, environment, then the stored file only while the URL or
  * the key is missing, keeping values already set), extra headers on every request, the preferred workspace, and
  * `gloss login` / `gloss logout` writing and removing the file.
  */
@@ -31,7 +31,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 const store = (dir: string, credentials: Record<string, unknown>) =>
   fs.writeFileSync(path.join(dir, "credentials.json"), JSON.stringify(credentials))
 
-describe("fromCredentials (seed §4.3)", () => {
+describe("fromCredentials: argument, environment, stored file", () => {
   it.live("argument, then environment; the file is not read when both URL and key are known", () =>
     Effect.scoped(Effect.gen(function*() {
       const dir = yield* tempDir

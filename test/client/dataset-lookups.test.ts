@@ -1,6 +1,6 @@
 /**
- * The seed's dataset lookup table (§4.6) and §7 rows for the Effect face, against a real server: by id, by name in
- * a given, default or unknown workspace, a whole workspace, name and id, neither; and `add` with its settings.
+ * The Argilla SDK's dataset lookup rules and their client errors for the Effect face, against a real server: by id, by
+ * name in a given, default or unknown workspace, a whole workspace, name and id, neither; and `add` with its settings.
  */
 import { expect, layer } from "@effect/vitest"
 import { Chunk, Effect, Option, Stream } from "effect"
@@ -12,7 +12,7 @@ import { ownerGloss, valueOf, withLogs } from "./support.js"
 
 const MISSING = "00000000-0000-4000-8000-000000000000"
 
-layer(TestServerLive("sqlite"), { excludeTestServices: true, timeout: 60_000 })("datasets (seed §4.6)", (it) => {
+layer(TestServerLive("sqlite"), { excludeTestServices: true, timeout: 60_000 })("datasets: SDK lookup rules", (it) => {
   it.scoped("id only: the dataset with its settings, or None with a warning", () =>
     Effect.gen(function*() {
       const client = yield* ownerGloss()

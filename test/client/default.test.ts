@@ -1,5 +1,5 @@
 /**
- * The default client (seed §1, §4.2; SDK reference §1.4): every successful construction, by either face, becomes
+ * The default client, as the Argilla SDK has one: every successful construction, by either face, becomes
  * the default; `Client.default` and `GlossClient.default` return it; closing a client that is still the default
  * clears the slot. The tests run in order: the slot is shared by the whole file.
  */

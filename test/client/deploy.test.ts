@@ -1,5 +1,5 @@
 /**
- * `deployOnSpaces` on both faces (issue 8): the deploy helper against the fake Hub, returning a client built from
+ * `deployOnSpaces` on both faces: the deploy helper against the fake Hub, returning a client built from
  * the deployment — pointed, in the test, at a local Gloss — that answers `me` and sends the Hub token to a
  * private Space.
  */

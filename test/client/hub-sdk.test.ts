@@ -1,5 +1,5 @@
 /**
- * The Hub both ways with the real Argilla SDK (issue 21), through the fake Hub (`HF_ENDPOINT`, which huggingface_hub
+ * The Hub both ways with the real Argilla SDK, through the fake Hub (`HF_ENDPOINT`, which huggingface_hub
  * and datasets honour): the SDK's `Dataset.from_hub` imports a repo Gloss's `toHub` wrote, and Gloss's `fromHub`
  * imports a repo the SDK's `Dataset.to_hub` wrote; each side's records, responses, suggestions, metadata and vectors
  * are compared with the source. Skipped with a printed reason without `.venv/bin/python` (a failure under CI=true).

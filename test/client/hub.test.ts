@@ -1,5 +1,5 @@
 /**
- * `datasets.toHub` / `fromHub` through a fake Hugging Face Hub on a real Gloss (issue 21): the repo gets the SDK's
+ * `datasets.toHub` / `fromHub` through a fake Hugging Face Hub on a real Gloss: the repo gets the SDK's
  * files (records Parquet through multipart LFS, settings, dataset model, card), the private flag and the split; the
  * file list is read over several pages; the import gives back every record with its responses, suggestions, metadata
  * and vectors; it is atomic (or keeps what came before with keepPartial); a wrong token is `HubUnauthorized`.

@@ -1,5 +1,5 @@
 /**
- * The Hub's records Parquet (issue 21): every column kind the SDK's flattened rows have (text and chat fields,
+ * The Hub's records Parquet: every column kind the SDK's flattened rows have (text and chat fields,
  * terms/integer/float metadata, vectors, each question type's responses and suggestions) is written a row group at a
  * time and read back equal; pyarrow reads the file with the Arrow types `datasets.Dataset.from_dict` gives the SDK's
  * rows (skipped with a printed reason without `.venv/bin/python`, a failure under CI=true).

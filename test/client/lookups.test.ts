@@ -1,6 +1,6 @@
 /**
- * The seed's lookup rules for workspaces and users (§4.5) and §7 rows for the Effect face, against a real server:
- * by name, by id, by both (warning, id wins), by neither (error), not found (None and a warning).
+ * The Argilla SDK's lookup rules for workspaces and users, and their client errors, for the Effect face, against a real
+ * server: by name, by id, by both (warning, id wins), by neither (error), not found (None and a warning).
  */
 import { expect, layer } from "@effect/vitest"
 import { Chunk, Effect, Option, Stream } from "effect"

@@ -1,5 +1,5 @@
 /**
- * Records through the client (CLIENT.md "Records"): `log` upserts in batches of at most 500 with the SDK's
+ * Records through the client: `log` upserts in batches of at most 500 with the SDK's
  * normalisation warning and a progress callback, `stream` pages through list or search, `delete` goes by 100.
  * Batch sizes are read off the requests a recording transform sees.
  */

@@ -1,5 +1,5 @@
 /**
- * `datasets.toDisk` / `datasets.fromDisk` through a real server, on every database of this environment (issue 21):
+ * `datasets.toDisk` / `datasets.fromDisk` through a real server, on every database of this environment:
  * a dataset with every field, question and metadata kind, a vector, suggestions and responses of two users (drafts,
  * submitted, discarded without values, ranks) goes out to a folder in the Argilla SDK's layout and back in as a new
  * dataset, and every record, response, suggestion, vector and metadata value, and the settings, are compared. A

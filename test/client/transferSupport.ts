@@ -1,5 +1,5 @@
 /**
- * What the dataset transfer tests share (issue 21): a dataset with every kind of setting and records carrying every
+ * What the dataset transfer tests share: a dataset with every kind of setting and records carrying every
  * kind of data, and the record and settings views they compare (no ids, no times).
  */
 import * as fs from "node:fs"

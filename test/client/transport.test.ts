@@ -1,5 +1,6 @@
 /**
- * The constructor parameters of seed §2.3 and the §7 timeout row, against small loopback servers: a whole-request
+ * The Argilla SDK's constructor parameters and its timeout rule (the request fails once the retries are used up),
+ * against small loopback servers: a whole-request
  * timeout, connection retries only (refused or reset before an answer), never a request the server answered,
  * headers on every request with the API key winning, and the environment defaults.
  */

@@ -1,5 +1,5 @@
 /**
- * Gloss's client and the real Argilla SDK (.venv) exchange dataset folders both ways (issue 21), on one Gloss server:
+ * Gloss's client and the real Argilla SDK (.venv) exchange dataset folders both ways, on one Gloss server:
  * - the SDK's `Dataset.to_disk` writes a folder (test/compat/scripts/sdk_to_disk.py) and the client's
  *   `datasets.fromDisk` imports it: the copy's records equal the source's, as far as the SDK's file carries them
  *   (it keeps no response status — all come back as drafts, as with the SDK's own `from_disk` —, no suggestion type

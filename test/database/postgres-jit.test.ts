@@ -1,6 +1,6 @@
 /**
  * Gloss's PostgreSQL connections run with JIT compilation off: the planner's estimates for a search over a million
- * records pass `jit_above_cost`, and compiling took ~130 ms of a 60 ms count, on every search. A URL that sets `jit`
+ * records pass `jit_above_cost`, and compiling costs more than the query, on every search. A URL that sets `jit`
  * itself keeps its own setting.
  */
 import { SqlClient } from "@effect/sql"

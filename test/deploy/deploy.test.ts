@@ -17,7 +17,7 @@ const deploy = (options: DeployOptions) =>
     return { result, lines: yield* logs.all, calls, routes: calls.map((c) => `${c.method} ${c.path}`) }
   })
 
-// The signature DEPLOY.md fixes: only `Hub` is required, and every failure is one of the typed errors.
+// The signature the client relies on: only `Hub` is required, and every failure is one of the typed errors.
 const signature: (options: DeployOptions) => Effect.Effect<SpaceDeployment, DeployError, Hub> = deployOnSpaces
 
 const SECRETS = [

@@ -3,7 +3,7 @@ import { Either } from "effect"
 import { sanitize, spaceUrl } from "../../src/deploy/sanitize.js"
 import { isBuilding, isStopped } from "../../src/deploy/SpaceStage.js"
 
-describe("Space stages (seed §3.1)", () => {
+describe("Space stages (the seven the SDK knows)", () => {
   const table = [
     ["RUNNING_APP_STARTING", true, false],
     ["RUNNING_BUILDING", true, false],
@@ -36,7 +36,7 @@ describe("Space stages (seed §3.1)", () => {
   }
 })
 
-describe("Space URL sanitisation (seed §4.4 rule 6)", () => {
+describe("Space URL sanitisation (as deploy_on_spaces builds the URL)", () => {
   it("replaces every character that is not a letter, digit or hyphen, lower-cases and trims hyphens", () => {
     expect(sanitize("gloss")).toBe("gloss")
     expect(sanitize("My.Space")).toBe("my-space")

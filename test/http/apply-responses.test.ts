@@ -1,5 +1,5 @@
 /**
- * `POST /me/datasets/{id}/responses/apply` (issue 20, a Gloss addition): one request answers every record a search
+ * `POST /me/datasets/{id}/responses/apply` (a Gloss addition): one request answers every record a search
  * matches, as a job whose progress `GET /jobs/{id}` shows; through the typed client against a real server.
  */
 import { describe, expect, layer } from "@effect/vitest"

@@ -1,5 +1,5 @@
 /**
- * `POST /datasets/{id}/export` and `POST /datasets/{id}/import` (issue 21, reference §1.6 and §5): a dataset pushed to
+ * `POST /datasets/{id}/export` and `POST /datasets/{id}/import` (jobs, as in Argilla): a dataset pushed to
  * a (fake) Hugging Face Hub by a job, and a Hub dataset's rows imported as records by a mapping, each with its
  * progress on `GET /jobs/{id}`; on every database, and on SQLite with Redis where Redis runs.
  */

@@ -1,4 +1,4 @@
-/** `GET /api/v1/jobs/{id}` through the typed client (reference §1.16). */
+/** `GET /api/v1/jobs/{id}` through the typed client. */
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { JobQueue } from "../../src/services/jobs/JobQueue.js"

@@ -1,5 +1,5 @@
 /**
- * Job progress and the job's starter (issue 20), the same on every queue: the embedded one (SQLite, PostgreSQL) and
+ * Job progress and the job's starter, the same on every queue: the embedded one (SQLite, PostgreSQL) and
  * Redis (standalone, cluster when available). A running handler reports through `CurrentJob`; `lookup` returns it.
  */
 import { describe, expect, layer } from "@effect/vitest"

@@ -1,7 +1,7 @@
 /**
- * OAuth2 sign-in end to end (reference §1.2, §2.6) against a fake Hugging Face on loopback: the redirect with its
- * state cookie, the callback's code traded for a profile, the user created on first sign-in in the allowed
- * workspaces, a JWT the API accepts, and every way the callback can be wrong.
+ * OAuth2 sign-in end to end, with Argilla's endpoints and configuration file, against a fake Hugging Face on loopback:
+ * the redirect with its state cookie, the callback's code traded for a profile, the user created on first sign-in in
+ * the allowed workspaces, a JWT the API accepts, and every way the callback can be wrong.
  */
 import * as fs from "node:fs"
 import * as os from "node:os"

@@ -1,4 +1,7 @@
-/** The OAuth configuration file: found where the seed and Argilla put it, and refused at start when it is wrong. */
+/**
+ * The OAuth configuration file: found where Gloss's documentation and Argilla put it, and refused at start when it is
+ * wrong.
+ */
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"

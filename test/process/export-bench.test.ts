@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- export` run small (issue 21): 2 000 records out and back in through a folder, the (fake) Hub from
+ * `npm run bench -- export` run small: 2 000 records out and back in through a folder, the (fake) Hub from
  * the client, and the server's own export and import jobs, on a server built from the current sources. Benchmarks
  * are not timed tests: this checks that every way completes with every record (the suite throws otherwise) and that
  * every figure is reported; never how fast.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- scale` run small (issue 19: "a `--records N` option so CI can run it small"): 3 000 records
+ * `npm run bench -- scale` run small (its `--records N` option exists so that CI can run it): 3 000 records
  * through a server built from the current sources, on each database here, with the ANN index switched on from 500
  * vectors so that every vector figure goes through it. Benchmarks are not timed tests: this checks that the run
  * completes and reports every figure, that recall@50 holds, and that filtered vector search returns `limit` whenever

@@ -1,5 +1,5 @@
 /**
- * Scale-out with faults (issue 18): two `gloss server` processes (one GLOSS_AUTH_SECRET_KEY, no workers) and two
+ * Scale-out with faults: two `gloss server` processes (one GLOSS_AUTH_SECRET_KEY, no workers) and two
  * `gloss worker` processes over PostgreSQL and a fresh Redis Cluster, a webhook receiver, and load through both
  * servers — record ingest, answers by three annotators, then a distribution change. Mid-load one server and one
  * worker are killed with SIGKILL and started again. Afterwards:

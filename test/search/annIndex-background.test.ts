@@ -84,8 +84,8 @@ describe("ANN index background work", () => {
         const asRequest = Effect.provideService(Request, { body: "a search" })
         yield* ann.written([settings])
         yield* Effect.promise(() => waitUntil(() => reads.some((r) => r.text.includes("updated_at >="))))
-        // Past the recheck (5 s) and the recount (30 s): a search used to run both itself, the count of every vector
-        // of the settings among them (55 ms at a million). The maintenance loop does them instead, outside any request.
+        // Past the recheck (5 s) and the recount (30 s): a search must run neither itself (the count of every vector
+        // of the settings is slow at a million). The maintenance loop does them instead, outside any request.
         const before = reads.length
         yield* TestClock.adjust("31 seconds")
         yield* asRequest(ann.candidates(settings.id, settings.dimensions, 0, Float32Array.of(1, 0, 0, 0), 10))
@@ -112,8 +112,8 @@ describe("ANN index background work", () => {
         hold()
         yield* TestClock.adjust("31 seconds")
         yield* Effect.promise(() => waitUntil(() => reads.filter((r) => r.text.includes("updated_at >=")).length >= 2))
-        // 6 s after the loop's last look: due for the next one. Searches used to come due first (the loop sleeps
-        // after its own) and one every 5 s carried a full catch-up: 5–12 ms, the tail of vector search on PostgreSQL.
+        // 6 s after the loop's last look: due for the next one. A search must not be the one to come due first (the
+        // loop sleeps after its own), or one search every 5 s carries a full catch-up and sets the tail.
         yield* TestClock.adjust("6 seconds")
         yield* search
         expect(catchUpsInRequests()).toBe(0)

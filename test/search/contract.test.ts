@@ -1,5 +1,5 @@
 /**
- * The search contract (reference §1.12), written once and run against every engine available here: the built-in
+ * The search contract, written once and run against every engine available here: the built-in
  * engine on SQLite and on PostgreSQL always, and every Elasticsearch and OpenSearch cluster of
  * test/support/searchEngines.ts (scripts/engines.sh starts them).
  */

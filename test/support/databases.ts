@@ -1,6 +1,7 @@
 /**
  * The databases every database and HTTP contract test runs on: SQLite always, PostgreSQL when a server is
- * reachable. With CI=true a missing PostgreSQL fails the run instead of skipping (DESIGN.md, Tests).
+ * reachable. With CI=true a missing PostgreSQL fails the run instead of skipping, so CI
+ * never passes on SQLite alone.
  */
 import * as crypto from "node:crypto"
 import * as fs from "node:fs"

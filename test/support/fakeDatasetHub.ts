@@ -1,5 +1,5 @@
 /**
- * A fake Hugging Face Hub for dataset repos on a loopback port (issue 21): repo creation (`private` kept), the NDJSON
+ * A fake Hugging Face Hub for dataset repos on a loopback port: repo creation (`private` kept), the NDJSON
  * commit API (inline base64 files and `lfsFile` lines), the LFS batch API with a basic upload and verify, the tree
  * listing and `resolve` downloads, and bearer-token auth (any other token: 401, as the Hub answers). Files live in
  * memory; every call is recorded.

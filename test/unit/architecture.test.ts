@@ -1,6 +1,7 @@
 /**
- * The layout's rules (DESIGN.md, STYLE.md), checked on the import graph of `src/`: every import and export of a
- * relative module, type-only ones included (a type is a dependency too), as the TypeScript pre-processor reads them.
+ * The layout's rules (docs/explanation/architecture.md#the-rules-the-architecture-test-enforces), checked on the import
+ * graph of `src/`: every import and export of a relative module, type-only ones included (a type is a dependency too),
+ * as the TypeScript pre-processor reads them.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"

@@ -72,7 +72,7 @@ describe("GlossConfig", () => {
         expect(config.database).toMatchObject({ poolSize: 5, maxOverflow: 0 })
         expect(String(config.database.url)).toBe("<redacted>")
       }
-      // An Elasticsearch URL without GLOSS_SEARCH_ENGINE selects elasticsearch (the seed's default engine).
+      // An Elasticsearch URL without GLOSS_SEARCH_ENGINE selects elasticsearch (Argilla's default engine).
       expect(config.search).toMatchObject({ engine: "elasticsearch", sslVerify: false, shards: 3 })
       expect(config.redis.useCluster).toBe(true)
       expect(config.limits.labelSelectionOptionsMaxItems).toBe(1000)

@@ -256,14 +256,19 @@ const commentLines = (file: string): Array<{ line: string; number: number }> => 
   return comments
 }
 
-/** A `*.md` path named in a comment resolves against the file's folder, the root, `src/` or `ui/`. */
+/** The folders of the site's sections: a comment in the generator may name a page by its file name alone. */
+const siteSections = () =>
+  ["docs", ...walk("docs", (name) => name.endsWith(".md")).map((file) => path.dirname(file))]
+    .filter((dir, index, all) => all.indexOf(dir) === index)
+
+/** A `*.md` path named in a comment resolves against the file's folder, the root, `src/`, `ui/` or a site section. */
 const commentPathProblems = (file: string): Array<Problem> => {
   const problems: Array<Problem> = []
   for (const { line, number } of commentLines(file)) {
     for (const match of line.matchAll(/(?<![\w.@/-])((?:\.{1,2}\/|[\w.-]+\/)*[\w.-]+\.md)(#[\w-]+)?(?![\w/])/g)) {
       const named = match[1]!
       const at = `${file}:${number}`
-      const found = [path.dirname(file), ".", "src", "ui"]
+      const found = [path.dirname(file), ".", "src", "ui", ...siteSections()]
         .map((dir) => path.normalize(path.join(dir, named)))
         .find((candidate) => !candidate.startsWith("..") && isFile(candidate))
       if (found === undefined) {

@@ -1,5 +1,5 @@
 /**
- * The incremental reader of `records.json` (issue 21): elements come out whole whatever the pieces the file is read
+ * The incremental reader of `records.json`: elements come out whole whatever the pieces the file is read
  * in, strings with brackets, quotes and escapes do not confuse it, and a broken array is named as such.
  */
 import { describe, expect, it } from "vitest"

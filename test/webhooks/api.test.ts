@@ -1,4 +1,4 @@
-/** The webhook endpoints (reference §1.17): owner only, contract bodies and errors, at most 10, ping. */
+/** The webhook endpoints: owner only, contract bodies and errors, at most 10, ping. */
 import { describe, expect, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { Webhook as Verifier } from "standardwebhooks"

@@ -1,5 +1,5 @@
 /**
- * The eleven events (reference §6.1) arrive, signed, with the §6.3 payloads, when their actions happen: on the
+ * Argilla's eleven events arrive, signed, with Argilla's payloads, when their actions happen: on the
  * embedded queue (SQLite, PostgreSQL) and on Redis (standalone, cluster). Only enabled webhooks subscribed to an
  * event receive it.
  */
@@ -113,7 +113,7 @@ for (const backend of backends) {
             "all 23 events"
           )
           expect(countByType(deliveries)).toEqual(EXPECTED)
-          // Every delivery verified with the library; envelope and headers as §6.2 says.
+          // Every delivery verified with the library; envelope and headers as Standard Webhooks and Argilla have them.
           expect(deliveries.filter((d) => d.verifyError !== undefined).map((d) => d.verifyError)).toEqual([])
           for (const delivery of deliveries) {
             expect(delivery.messageId).toMatch(MESSAGE_ID)

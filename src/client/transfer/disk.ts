@@ -1,5 +1,5 @@
 /**
- * `datasets.toDisk` / `datasets.fromDisk` (issue 21): a dataset in the folder layout of the Argilla SDK 2.8's
+ * `datasets.toDisk` / `datasets.fromDisk`: a dataset in the folder layout of the Argilla SDK 2.8's
  * `Dataset.to_disk` — `.argilla/dataset.json`, `.argilla/settings.json`, `records.json` — so that a folder either
  * side writes, the other imports. Records are streamed both ways: written page by page as the server hands them
  * out, read a piece of the file at a time and sent in batches. An import is atomic: when a batch fails, the new

@@ -1,5 +1,5 @@
 /**
- * `datasets.toHub` / `datasets.fromHub` (issue 21): a dataset to and from a Hugging Face Hub dataset repo in the
+ * `datasets.toHub` / `datasets.fromHub`: a dataset to and from a Hugging Face Hub dataset repo in the
  * layout the Argilla SDK's `Dataset.to_hub` writes — the records as `data/<split>-00000-of-00001.parquet`,
  * `.argilla/settings.json` and `.argilla/dataset.json` (the disk format's) and a README dataset card — in one commit
  * (`src/transfer/hubPush.ts`, shared with the server's export job). Records are paged from the server into Parquet

@@ -1,5 +1,5 @@
 /**
- * A dataset's settings: fields (§1.7), questions (§1.8), metadata properties (§1.9) and vector settings (§1.10).
+ * A dataset's settings: fields, questions, metadata properties and vector settings.
  * Each is listed and created under its dataset and updated or deleted by its own id.
  */
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"

@@ -10,7 +10,7 @@ import { Authentication } from "../Authentication.js"
 
 const ById = Schema.Struct({ id: DatasetId })
 
-/** Datasets (reference §1.6). Listing is only `GET /me/datasets`, as in Argilla. */
+/** Datasets. Listing is only `GET /me/datasets`, as in Argilla. */
 export class DatasetsGroup extends HttpApiGroup.make("datasets")
   .add(HttpApiEndpoint.get("listMine", "/me/datasets").setUrlParams(DatasetsFilter).addSuccess(Items(Dataset)))
   .add(

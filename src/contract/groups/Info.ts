@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Settings, Status, Version } from "../../domain/Info.js"
 
-/** Public endpoints: no credentials needed (reference §1.1). */
+/** Public endpoints: no credentials needed. */
 export class InfoGroup extends HttpApiGroup.make("info")
   .add(HttpApiEndpoint.get("version", "/version").addSuccess(Version))
   .add(HttpApiEndpoint.get("status", "/status").addSuccess(Status))

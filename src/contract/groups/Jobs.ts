@@ -4,7 +4,7 @@ import { Forbidden, NotFound } from "../../domain/Errors.js"
 import { Job, JobId } from "../../domain/Job.js"
 import { Authentication } from "../Authentication.js"
 
-/** Job status for whoever started it: owners and admins (reference §1.16); the lookup comes before the policy. */
+/** Job status for whoever started it: owners and admins; the lookup comes before the policy. */
 export class JobsGroup extends HttpApiGroup.make("jobs")
   .add(
     HttpApiEndpoint.get("get", "/jobs/:id").setPath(Schema.Struct({ id: JobId })).addSuccess(Job)

@@ -3,7 +3,7 @@ import { Token } from "../../domain/Auth.js"
 import { NotFound, Unauthorized, Unprocessable } from "../../domain/Errors.js"
 import { AccessTokenQuery, OAuthProviders, ProviderPath } from "../../domain/OAuth.js"
 
-/** Sign-in through an OAuth2 provider (reference §1.2). No authentication: these are how a browser gets it. */
+/** Sign-in through an OAuth2 provider. No authentication: these are how a browser gets it. */
 export class OAuth2Group extends HttpApiGroup.make("oauth2")
   .add(
     HttpApiEndpoint.get("providers", "/oauth2/providers")

@@ -7,7 +7,7 @@ import { Authentication } from "../Authentication.js"
 
 const OfDataset = Schema.Struct({ id: DatasetId })
 
-/** How far annotation has come (reference §1.6). */
+/** How far annotation has come. */
 export class ProgressGroup extends HttpApiGroup.make("progress")
   .add(HttpApiEndpoint.get("dataset", "/datasets/:id/progress").setPath(OfDataset).addSuccess(DatasetProgress))
   .add(HttpApiEndpoint.get("users", "/datasets/:id/users/progress").setPath(OfDataset).addSuccess(UsersProgress))

@@ -15,7 +15,7 @@ import { Authentication } from "../Authentication.js"
 const InDataset = Schema.Struct({ id: DatasetId })
 const ById = Schema.Struct({ id: RecordId })
 
-/** Repeatable `include=responses,suggestions` / `include=vectors:name` (reference §1.11). */
+/** Repeatable `include=responses,suggestions` / `include=vectors:name`, as Argilla reads it. */
 export const IncludeParam = Schema.optional(Schema.Array(Schema.String))
 
 export const RecordsPageParams = Schema.Struct({
@@ -24,7 +24,7 @@ export const RecordsPageParams = Schema.Struct({
   include: IncludeParam
 })
 
-/** Records of a dataset (reference §1.11). Writes need a published dataset. */
+/** Records of a dataset. Writes need a published dataset. */
 export class RecordsGroup extends HttpApiGroup.make("records")
   .add(
     HttpApiEndpoint.get("list", "/datasets/:id/records").setPath(InDataset).setUrlParams(RecordsPageParams)

@@ -9,7 +9,7 @@ import { Authentication } from "../Authentication.js"
 
 const OfRecord = Schema.Struct({ id: RecordId })
 
-/** Annotators' answers (reference §1.13). */
+/** Annotators' answers. */
 export class ResponsesGroup extends HttpApiGroup.make("responses")
   .add(
     HttpApiEndpoint.post("create", "/records/:id/responses").setPath(OfRecord).setPayload(ResponseCreate)

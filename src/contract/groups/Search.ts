@@ -8,7 +8,7 @@ import { RecordsPageParams } from "./Records.js"
 
 const InDataset = Schema.Struct({ id: DatasetId })
 
-/** Searching records (reference §1.12): text, vectors, filters, sorts, over the configured search engine. */
+/** Searching records: text, vectors, filters, sorts, over the configured search engine. */
 export class SearchGroup extends HttpApiGroup.make("search")
   .add(
     HttpApiEndpoint.post("mine", "/me/datasets/:id/records/search").setPath(InDataset).setUrlParams(RecordsPageParams)

@@ -8,7 +8,7 @@ import { Authentication } from "../Authentication.js"
 
 const OfRecord = Schema.Struct({ id: RecordId })
 
-/** Pre-answers by models or people (reference §1.14). */
+/** Pre-answers by models or people. */
 export class SuggestionsGroup extends HttpApiGroup.make("suggestions")
   .add(HttpApiEndpoint.get("list", "/records/:id/suggestions").setPath(OfRecord).addSuccess(Items(Suggestion)))
   .add(

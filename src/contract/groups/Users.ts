@@ -9,7 +9,7 @@ import { Authentication } from "../Authentication.js"
 
 const ById = Schema.Struct({ id: UserId })
 
-/** User administration: owners only (reference §1.4). */
+/** User administration: owners only. */
 export class UsersGroup extends HttpApiGroup.make("users")
   .add(HttpApiEndpoint.get("list", "/users").addSuccess(Items(User)))
   .add(HttpApiEndpoint.get("get", "/users/:id").setPath(ById).addSuccess(User).addError(NotFound.http))

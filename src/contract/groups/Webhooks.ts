@@ -8,7 +8,7 @@ import { Authentication } from "../Authentication.js"
 
 const ById = Schema.Struct({ id: WebhookId })
 
-/** Webhooks (reference §1.17): owners only, at most 10. Deliveries are described in the README. */
+/** Webhooks: owners only, at most 10. Deliveries are described in docs/how-to/webhooks.md. */
 export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   .add(HttpApiEndpoint.get("list", "/webhooks").addSuccess(Items(Webhook)))
   .add(

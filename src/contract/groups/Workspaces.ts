@@ -9,7 +9,7 @@ import { Authentication } from "../Authentication.js"
 
 const ById = Schema.Struct({ id: WorkspaceId })
 
-/** Workspaces and their members (reference §1.5). There is no list endpoint: use `GET /me/workspaces`. */
+/** Workspaces and their members. There is no list endpoint: use `GET /me/workspaces`. */
 export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
   .add(
     HttpApiEndpoint.post("create", "/workspaces").setPayload(WorkspaceCreate).addSuccess(Workspace, { status: 201 })

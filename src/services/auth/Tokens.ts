@@ -1,5 +1,5 @@
 /**
- * Bearer tokens for browser sessions: HS256 JWTs with Argilla's claims (reference §2.2). Only `username` is used to
+ * Bearer tokens for browser sessions: HS256 JWTs with Argilla's claims. Only `username` is used to
  * find the user again; the role is re-read from the database on every request.
  */
 import * as crypto from "node:crypto"

@@ -58,8 +58,8 @@ const isSqlError = (error: unknown): error is SqlError.SqlError => error instanc
 /**
  * The connection URL with `-c jit=off` added to its startup `options`, unless it sets `jit` itself. PostgreSQL
  * JIT-compiles a statement whose estimated cost passes `jit_above_cost`, and the planner's estimates for a search
- * over a million records (a common word, filters on `jsonb` metadata) pass it easily: the compilation took ~130 ms
- * of a count that ran in 60, on every search, since nothing is cached between statements.
+ * over a million records (a common word, filters on `jsonb` metadata) pass it easily, and compiling then costs more
+ * than the query itself, on every search, since nothing is cached between statements (`npm run bench -- scale`).
  */
 export const withoutJit = (url: Redacted.Redacted): Redacted.Redacted => {
   const parsed = new URL(Redacted.value(url))

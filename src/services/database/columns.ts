@@ -1,7 +1,7 @@
 /**
- * Column schemas that read and write the same values on SQLite and PostgreSQL (STACK.md §5): SQLite cannot bind
- * booleans, Dates or objects and returns timestamps and JSON as text; PostgreSQL returns Dates, parsed JSON and
- * bigint counts as strings. Rows are decoded with these, never typed by assertion.
+ * Column schemas that read and write the same values on SQLite and PostgreSQL, so repositories keep one code path:
+ * SQLite cannot bind booleans, Dates or objects and returns timestamps and JSON as text; PostgreSQL returns Dates,
+ * parsed JSON and bigint counts as strings. Rows are decoded with these, never typed by assertion.
  */
 import { Either, ParseResult, Schema } from "effect"
 

@@ -1,5 +1,5 @@
 /**
- * The `dataset.*` events (reference §6.1) and the dataset `data` every event carries (§6.3), built from rows at the
+ * The `dataset.*` events and the dataset `data` every event carries, in Argilla's shapes, built from rows at the
  * moment of the change, already in their JSON form since they go straight into the outbox as text.
  */
 import { Effect, Option } from "effect"

@@ -1,6 +1,6 @@
 /**
  * The rules of question settings that a schema alone cannot state: limits that come from configuration, and what
- * an update may change (reference §1.8). Pure functions, so they are tested without a server.
+ * an update may change, as Argilla rules them. Pure functions, so they are tested without a server.
  */
 import { Either } from "effect"
 import { Unprocessable, ValidationError } from "../../domain/Errors.js"

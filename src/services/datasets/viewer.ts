@@ -3,7 +3,7 @@
  * searches and their filters and sorts, metadata properties and their metrics):
  *
  * - responses: everyone's to those granted `responses.readOthers` (owners, member admins); anyone else sees their
- *   own only. The caller-scoped search (`/me/.../records/search`) shows everyone their own only (reference §1.12).
+ *   own only. The caller-scoped search (`/me/.../records/search`) shows everyone their own only, as in Argilla.
  * - metadata: every key to those granted `metadata.readHidden` (owners, member admins); anyone else sees only the
  *   keys of properties marked `visible_for_annotators`: hidden properties and undeclared ("extra") keys are left
  *   out, and a search cannot filter or sort on them (they resolve as if they did not exist).

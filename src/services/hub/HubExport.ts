@@ -1,5 +1,5 @@
 /**
- * `POST /datasets/{id}/export` (reference §1.6, §5): the dataset pushed to a Hub dataset repo by a job, in the layout
+ * `POST /datasets/{id}/export`, a job as in Argilla: the dataset pushed to a Hub dataset repo by a job, in the layout
  * of the SDK's `Dataset.to_hub` (`src/transfer/hubPush.ts`, the same push as the client's `datasets.toHub`). The
  * request checks what it can (404, 403, 422 for a dataset without records) and enqueues with the token sealed; the
  * job pages the records (responses, suggestions, vectors) into Parquet, reporting its progress after each page, and

@@ -1,5 +1,5 @@
 /**
- * `POST /datasets/{id}/import` (reference §1.6, §5): the rows of a Hub dataset's subset and split become records of
+ * `POST /datasets/{id}/import`, a job as in Argilla: the rows of a Hub dataset's subset and split become records of
  * this published dataset, by the request's mapping (`src/transfer/hubMapping.ts`), in a job. The request checks
  * what it can (404, 403; 422 for a draft dataset or a mapping to a field, property or question it does not have)
  * and enqueues. The job downloads the split's Parquet files (`HF_TOKEN` of the server for private datasets), then

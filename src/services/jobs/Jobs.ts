@@ -5,7 +5,7 @@ import { orNotFound } from "../found.js"
 import { Policy } from "../Policy.js"
 import { JobQueue } from "./JobQueue.js"
 
-/** Reading a job's status over the API (reference §1.16). */
+/** Reading a job's status over the API (`GET /api/v1/jobs/{id}`). */
 export class Jobs extends Effect.Service<Jobs>()("Gloss/Jobs", {
   effect: Effect.gen(function*() {
     const queue = yield* JobQueue

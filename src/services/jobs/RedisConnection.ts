@@ -1,7 +1,7 @@
 /**
  * ioredis connections for BullMQ, standalone or cluster (GLOSS_REDIS_USE_CLUSTER). Connecting is explicit
- * (`lazyConnect`) so an unreachable Redis fails start-up with one clear message instead of retrying forever
- * (STACK.md §8); once connected, ioredis reconnects by itself and its errors are logged, not thrown.
+ * (`lazyConnect`) so an unreachable Redis fails start-up with one clear message instead of retrying forever;
+ * once connected, ioredis reconnects by itself and its errors are logged, not thrown.
  */
 import { Cluster, Redis } from "ioredis"
 import { Data, Effect, Redacted, Runtime, type Scope } from "effect"

@@ -77,7 +77,8 @@ export const makeRedisQueue = (url: Redacted.Redacted<string>, cluster: boolean,
     )
     yield* Effect.promise(() => queue.waitUntilReady())
 
-    // Redis failures are defects here (DESIGN.md, Errors): the request that enqueued answers 500.
+    // Redis failures are defects, not API errors (docs/explanation/architecture.md#errors-as-data): the request that
+    // enqueued answers 500.
     const enqueue: JobQueueShape["enqueue"] = Effect.fn("Jobs.enqueue")(function*(queueName, name, payload, options) {
       const { attempts, backoffMillis, delayMillis } = retryPolicy(settings, options)
       const id = newId()

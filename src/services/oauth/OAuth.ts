@@ -1,6 +1,6 @@
 /**
- * Signing in through an OAuth2 provider (reference §1.2, §2.6): the redirect to the provider with a one-time
- * `state`, then — back from the provider's callback page — the code exchanged for the user's profile, the user
+ * Signing in through an OAuth2 provider, as Argilla's `/oauth2` endpoints do: the redirect to the provider with a
+ * one-time `state`, then — back from the provider's callback page — the code exchanged for the user's profile, the user
  * created on first sign-in (member of the allowed workspaces), and a Gloss JWT, as `POST /token` gives.
  */
 import * as crypto from "node:crypto"
@@ -173,7 +173,7 @@ export class OAuth extends Effect.Service<OAuth>()("Gloss/OAuth", {
       return token
     })
 
-    /** At start: the allowed workspaces exist, so the first sign-in can join them (reference §2.3). */
+    /** At start: the allowed workspaces exist, so the first sign-in can join them. */
     const ensureAllowedWorkspaces = Effect.gen(function*() {
       for (const name of settings.allowedWorkspaces) {
         if (Option.isNone(yield* workspaces.findByName(name))) {

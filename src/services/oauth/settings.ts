@@ -1,5 +1,5 @@
 /**
- * The OAuth2 configuration file (reference §2.6): YAML with `providers`, `allowed_workspaces` and
+ * The OAuth2 configuration file, in Argilla's format: YAML with `providers`, `allowed_workspaces` and
  * `allow_http_redirect`. OAuth is on exactly when the file exists. A file that exists but is wrong stops start-up
  * with a message naming the file and the problem, instead of a sign-in button that fails later.
  */

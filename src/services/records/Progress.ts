@@ -10,7 +10,7 @@ import { Policy } from "../Policy.js"
 
 const Counted = Schema.Struct({ username: Schema.String, record_status: Schema.String, response_status: Schema.String, n: DbInt })
 
-/** Progress of a dataset and of the people annotating it (reference §1.6), counted in the database. */
+/** Progress of a dataset and of the people annotating it (`GET /datasets/{id}/progress`), counted in the database. */
 export class Progress extends Effect.Service<Progress>()("Gloss/Progress", {
   effect: Effect.gen(function*() {
     const { sql } = yield* Database

@@ -1,6 +1,6 @@
 /**
- * The `datasets.recompute_statuses` job (reference §5): after a dataset's distribution changes, every record that
- * has a response gets its status recomputed, emits `record.updated` (and `record.completed`), and is re-indexed.
+ * The `datasets.recompute_statuses` job (Argilla's name for it): after a dataset's distribution changes, every record
+ * that has a response gets its status recomputed, emits `record.updated` (and `record.completed`), and is re-indexed.
  * Enqueued by `PATCH /datasets/{id}` through the outbox, so it runs only once the new distribution is committed.
  * Idempotent: a second run recomputes the same statuses (and emits the events again, at least once).
  */

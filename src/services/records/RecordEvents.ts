@@ -1,5 +1,5 @@
 /**
- * The `record.*` and `response.*` events (reference §6.1) and their `data` (§6.3). Call these inside the
+ * The `record.*` and `response.*` events and their `data`, in Argilla's shapes. Call these inside the
  * transaction of the change (see `webhooks/Events.ts`); nothing is built or read unless a webhook wants the event.
  */
 import { Effect, Option } from "effect"

@@ -34,8 +34,8 @@ export class RecordsRepo extends Effect.Service<RecordsRepo>()("Gloss/RecordsRep
       execute: (ids) => sql`select * from records where ${sql.in("id", ids)} order by id ${lock}`
     })
     // By primary key only, the dataset checked below: given `dataset_id = ?` too (or an order by rowid), SQLite's
-    // planner walks the dataset's index over every record of the dataset instead of looking the ids up, which took
-    // 50 ms for 50 ids in a dataset of 100 000 records. The rows are decoded by hand (see decodeRecordRows): every
+    // planner walks the dataset's index over every record of the dataset instead of looking the ids up, a cost that
+    // grows with the dataset. The rows are decoded by hand (see decodeRecordRows): every
     // search reads its page here.
     const findByIds = (ids: ReadonlyArray<string>) =>
       Effect.flatMap(sql`select * from records where ${sql.in("id", ids)}`, decodeRecordRows)

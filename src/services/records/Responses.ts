@@ -20,7 +20,7 @@ import { validateResponseValues } from "./validation/responses.js"
 import { newId } from "../ids.js"
 
 /**
- * A user's answer to a record (reference §1.13). Every change recomputes the record's status inside the same
+ * A user's answer to a record. Every change recomputes the record's status inside the same
  * transaction, with the record row locked (PostgreSQL), so concurrent annotators never leave a wrong status.
  */
 export class Responses extends Effect.Service<Responses>()("Gloss/Responses", {

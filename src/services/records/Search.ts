@@ -33,7 +33,7 @@ const invalid = (detail: string) => new Unprocessable({ detail })
 /** The seconds as people write them: "15", "0.5". */
 const seconds = (value: number) => String(Number(value.toFixed(3)))
 
-/** Searching records (reference §1.12) and what is computed over them: metadata metrics, suggestion agents. */
+/** Searching records and what is computed over them: metadata metrics, suggestion agents. */
 export class Search extends Effect.Service<Search>()("Gloss/Search", {
   effect: Effect.gen(function*() {
     const engine = yield* SearchEngine

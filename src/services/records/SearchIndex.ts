@@ -3,7 +3,7 @@
  * of write, and the full rebuild (`gloss search reindex`, `REINDEX_DATASETS`). The index itself (created on publish,
  * deleted with the dataset, told of new settings) is `datasets/DatasetIndex.ts`'s. Every write path calls it after its transaction commits
  * (bulk writes of new records partly inside it: see `indexCreated`); when the engine fails the request fails, and a
- * reindex heals the index from the database (DESIGN.md).
+ * reindex heals the index from the database, which is the source of truth.
  */
 import { Effect } from "effect"
 import type { DatasetId, RecordId } from "../../domain/Ids.js"

@@ -15,7 +15,7 @@ import { RecordsRepo } from "./RecordsRepo.js"
 import { suggestionRows } from "./suggestionRows.js"
 import { toSuggestion } from "./views.js"
 
-/** Model (or human) pre-answers, at most one per question per record (reference §1.14). */
+/** Model (or human) pre-answers, at most one per question per record. */
 export class Suggestions extends Effect.Service<Suggestions>()("Gloss/Suggestions", {
   effect: Effect.gen(function*() {
     const records = yield* Records

@@ -1,5 +1,5 @@
 /**
- * The `include` query parameter of record lists and searches (reference §1.11): each occurrence is a list of keys
+ * The `include` query parameter of record lists and searches: each occurrence is a list of keys
  * (`responses,suggestions`) or one key with values (`vectors:embedding,other`).
  */
 import { Either } from "effect"

@@ -4,9 +4,10 @@ import type { MetadataSettings } from "../../domain/MetadataProperty.js"
 import type { IndexedRecord, IndexSchema, MetadataMetricsResult, SearchHits, SearchQuery } from "./Query.js"
 
 /**
- * One interface, three engines (DESIGN.md): `database` (built in), `elasticsearch`, `opensearch`. The database is
- * the source of truth; an engine holds what makes searching fast and can always be rebuilt from it (`reindex`).
- * Failures of the engine are defects: an unreachable cluster is a 503, not an API error.
+ * One interface, three engines (docs/explanation/architecture.md#the-search-port-and-its-engines): `database` (built
+ * in), `elasticsearch`, `opensearch`. The database is the source of truth; an engine holds what makes searching fast
+ * and can always be rebuilt from it (`reindex`). Failures of the engine are defects: an unreachable cluster is a 503,
+ * not an API error.
  */
 export interface SearchEngineShape {
   readonly kind: "database" | "elasticsearch" | "opensearch"

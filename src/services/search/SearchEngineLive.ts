@@ -7,7 +7,7 @@ import type { SearchEngine } from "./SearchEngine.js"
 import type { Database } from "../database/Database.js"
 
 /**
- * The engine `GLOSS_SEARCH_ENGINE` selects (DESIGN.md: unset → elasticsearch when `GLOSS_ELASTICSEARCH` is set,
+ * The engine `GLOSS_SEARCH_ENGINE` selects (unset: elasticsearch when `GLOSS_ELASTICSEARCH` is set,
  * else the built-in one). A cluster that is unreachable or older than its minimum version stops start-up.
  */
 export const SearchEngineLive: Layer.Layer<SearchEngine, EngineUnavailable, GlossConfig | Database> = Layer.unwrapEffect(

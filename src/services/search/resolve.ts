@@ -1,6 +1,6 @@
 /**
  * Turns the API's search body into the engine model, resolving every name against the dataset. Pure: the messages
- * are the contract's 422s (reference §1.12).
+ * are the contract's 422s, with Argilla's messages.
  */
 import { Either } from "effect"
 import type { RecordId, UserId } from "../../domain/Ids.js"

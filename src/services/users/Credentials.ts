@@ -6,7 +6,7 @@ import * as crypto from "node:crypto"
 import bcrypt from "bcryptjs"
 import { Effect } from "effect"
 
-/** 2^10 rounds: about 60 ms a hash on the reference 2-core machine, OWASP's floor for bcrypt. */
+/** 2^10 rounds: OWASP's floor for bcrypt, and still tens of milliseconds a hash on a small machine. */
 const ROUNDS = 10
 
 /** A hash (same cost) of a password nobody has: compared against for unknown usernames so timing reveals nothing. */

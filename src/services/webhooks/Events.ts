@@ -1,5 +1,5 @@
 /**
- * Emitting events (reference §6.1) and follow-up jobs through the outbox. Call these inside the transaction of the
+ * Emitting webhook events and follow-up jobs through the outbox. Call these inside the transaction of the
  * change: the outbox rows commit or roll back with it, and the dispatcher moves them to the job queue afterwards,
  * so a crash between commit and enqueue loses nothing. The features build their events' `data`
  * (`datasets/DatasetEvents.ts`, `records/RecordEvents.ts`), and only for events some enabled webhook `wants`:

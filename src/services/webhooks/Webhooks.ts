@@ -17,7 +17,7 @@ import { newId } from "../ids.js"
 /** Argilla's limit, for the whole server. */
 export const MAX_WEBHOOKS = 10
 
-/** Managing webhooks over the API (reference §1.17): owners only. */
+/** Managing webhooks over the API: owners only, as in Argilla. */
 export class Webhooks extends Effect.Service<Webhooks>()("Gloss/Webhooks", {
   effect: Effect.gen(function*() {
     const repo = yield* WebhooksRepo

@@ -1,4 +1,4 @@
-/** The Standard Webhooks side of a delivery (reference §6.2): secrets, message ids, the envelope, the headers. */
+/** The Standard Webhooks side of a delivery: secrets, message ids, the envelope, the headers. */
 import * as crypto from "node:crypto"
 import { Webhook as Signer } from "standardwebhooks"
 

@@ -53,7 +53,7 @@ describe("Elasticsearch similarity search", () => {
     })
   })
 
-  it("num_candidates follows the reference's table, never below k", () => {
+  it("num_candidates follows Argilla's table, never below k", () => {
     expect([1, 49, 50, 100, 150, 199, 200, 1000].map(numCandidates)).toEqual([500, 500, 100, 100, 150, 199, 2000, 2000])
   })
 })

@@ -1,5 +1,5 @@
 /**
- * `matchingIds` on the real clusters (issue 20: applying answers to every record a search matches): it reads every
+ * `matchingIds` on the real clusters (what applying answers to every record a search matches relies on): it reads every
  * match in pages of ids (`search_after`), so it is bounded neither by the index's result window nor by the page
  * size. Here the window is shrunk to 10 and the pages are 4 ids, so both are passed many times over.
  */

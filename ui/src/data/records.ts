@@ -1,6 +1,6 @@
 /**
  * The annotation queue: the caller's records in one response status, searched with the contract's body
- * (reference §1.12) and loaded a page at a time, the next page fetched before it is needed. Records the user
+ * and loaded a page at a time, the next page fetched before it is needed. Records the user
  * answers stay in the list (so "previous" still works) but are counted as having left the queue, which keeps
  * the offset of the next page right. Writes use the contract's calls: POST the first response, PUT later ones.
  */

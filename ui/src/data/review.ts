@@ -1,5 +1,5 @@
 /**
- * Team visibility (issue 20), for owners and admins: every annotator's progress, the records with every user's
+ * Team visibility, for owners and admins: every annotator's progress, the records with every user's
  * responses (the all-users search), and the names behind the responses' user ids. The server refuses annotators
  * (403); the screens do not offer these to them, and say so when the server refuses anyway.
  */

@@ -1,4 +1,4 @@
-/** Review mode's pure parts (issue 20): who may review, which records a reviewer browses and their search body. */
+/** Review mode's pure parts: who may review, which records a reviewer browses and their search body. */
 import type { SearchRecordsQuery } from "../../../src/domain/Search.js"
 import type { Role } from "../../../src/domain/User.js"
 import { type QueueQuery, searchBody } from "./search.js"

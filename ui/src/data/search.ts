@@ -1,7 +1,7 @@
 /**
- * The search body of a queue (reference §1.12) and the URL that holds it, kept free of I/O so both can be tested on
- * their own. Every part of a view (queue, text, filters, sort, "find similar") lives in the query string, so a view
- * is a link: `queryFromUrl(new URLSearchParams(urlParams(q)))` gives `q` back.
+ * The search body of a queue (the contract's `POST …/records/search`) and the URL that holds it, kept free of I/O so
+ * both can be tested on their own. Every part of a view (queue, text, filters, sort, "find similar") lives in the query
+ * string, so a view is a link: `queryFromUrl(new URLSearchParams(urlParams(q)))` gives `q` back.
  */
 import { Option, Schema } from "effect"
 import { RecordId } from "../../../src/domain/Ids.js"

@@ -1,5 +1,5 @@
 /**
- * Team visibility end to end (issue 20), in headless Chromium over a real Gloss: two annotators submit, through
+ * Team visibility end to end, in headless Chromium over a real Gloss: two annotators submit, through
  * the API, the same sentiment on one record and different ones on another. The owner's review mode shows both
  * annotators' answers with the disagreement marked on the right record only, and the team page shows each
  * annotator's counts; an annotator is offered neither. Every screen is checked by axe, and at 400 px wide nothing

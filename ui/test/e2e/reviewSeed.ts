@@ -1,5 +1,5 @@
 /**
- * A small dataset for review mode (issue 20), seeded through the typed client: two annotators who submit the same
+ * A small dataset for review mode, seeded through the typed client: two annotators who submit the same
  * sentiment on one record and different ones on another, a third record nobody answered, and an admin member.
  */
 import { FetchHttpClient } from "@effect/platform"

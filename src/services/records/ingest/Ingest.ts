@@ -25,7 +25,7 @@ import { newId } from "../../ids.js"
 const nonNull = <A>(values: ReadonlyArray<A | null | undefined>): Array<A> =>
   values.filter((value): value is A => value !== null && value !== undefined)
 
-/** Bulk create and bulk upsert of records (reference §1.11): all of a payload is written, or none of it. */
+/** Bulk create and bulk upsert of records: all of a payload is written, or none of it. */
 export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
   effect: Effect.gen(function*() {
     const datasets = yield* Datasets

@@ -35,8 +35,8 @@ import { type Read, vectorRows } from "./vectorRows.js"
 const RECHECK_MILLIS = 5_000
 /**
  * A search looks for them itself only when the maintenance loop is this late. When searches did it at every recheck
- * (they came due before the loop, which sleeps after its own), one search in each 5 s carried a full catch-up, 5–12 ms
- * of the event loop with nothing to catch up: the tail of vector search on PostgreSQL.
+ * (they came due before the loop, which sleeps after its own), one search in each 5 s carried a full catch-up with
+ * nothing to catch up, and those searches were the tail of vector search on PostgreSQL (`npm run bench -- scale`).
  */
 const OVERDUE_MILLIS = 3 * RECHECK_MILLIS
 /** How often the count of vectors is compared with the index (a count over a million rows is not free). */
@@ -112,8 +112,8 @@ export const makeAnnIndex = (options: {
     /**
      * Catches the index up (when written to, or when the recheck is due: other processes' writes and late commits,
      * 30 s back). `upkeep` also recounts and saves now and then; searches leave that to the maintenance loop, since a
-     * search that came due for it waited for a count of a million vectors (55 ms), the p99 of a vector search at a
-     * million records. They leave it the recheck too, unless it is overdue: a search catches up itself only with
+     * search that came due for it waited for a count of every vector, which at a million records set the tail of
+     * vector search. They leave it the recheck too, unless it is overdue: a search catches up itself only with
      * this process's writes (`writes`, read-your-writes). A search with nothing to catch up does not take the lock at
      * all, and the count runs outside it: a search never waits behind the maintenance loop's count.
      */

@@ -1,10 +1,10 @@
 /**
  * Searches on SQLite run on a read-only connection of their own, in a worker thread.
  *
- * better-sqlite3 is synchronous: a search that ranks and counts the 18 000 matches of a common word holds the event
- * loop for ~25 ms, and every other request waits behind it. In a worker the query runs on the machine's other core
- * while the main thread goes on serving requests (and encoding the previous search's answer); on the search
- * benchmark (100 000 records, 8 clients) that took the p99 from ~240 ms to 120–150 ms.
+ * better-sqlite3 is synchronous: a search that ranks and counts the many matches of a common word holds the event
+ * loop, and every other request waits behind it. In a worker the query runs on the machine's other core while the
+ * main thread goes on serving requests (and encoding the previous search's answer), which shortens the tail of
+ * concurrent searches (`npm run bench -- search`).
  *
  * Reading from a second connection is safe under WAL: each statement sees everything committed before it started,
  * which is all a search needs (searches never run inside a write transaction of their own).
@@ -20,8 +20,8 @@ import { makeWorkerCalls } from "./workerCalls.js"
  *
  * `gloss_cosine(stored, unit)` is the exact cosine of a stored vector with a unit query (vectorMath's own code): a
  * search rescoring its ANN candidates reads their scores, not their vectors. Moving 100 vectors of 384 float64s to
- * the main thread and decoding them there was ~300 KB a search, and the garbage it left brought a full collection
- * every ~4 s that held two searches for 20–40 ms each: the 1 % tail of vector search at a million records.
+ * the main thread and decoding them there left enough garbage for regular full collections, which held the searches
+ * running at the time: the 1 % tail of vector search at a million records (`npm run bench -- scale`).
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads")

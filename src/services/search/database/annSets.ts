@@ -27,15 +27,11 @@ const STAMPS_PAGE = 20_000
 const STAGE_PAGE = 5_000
 /**
  * Vectors per segment. A search asks every segment, so fewer, larger segments search faster; the in-memory part of an
- * index (the delta) grows with them, to ~130 MB at 384 dimensions. Measured on the scale benchmark's million vectors
- * (usearch alone, 200 queries; the index's search for 100 candidates, p50 / p99, recall@50 after rescoring, each
- * segment asked for half the count then): segments of 100 000 (ten) 3.9–5.2 / 6.9–8.1 ms, 0.9985; of 250 000 (four)
- * 1.4 / 3.0–5.2 ms, 0.993; of 500 000 (two) 0.6 / 1.1–1.4 ms, 0.955. With halves, four segments cost the 1-in-6
- * filtered search's recall@50 0.982 → 0.931 (fewer candidates deep in the order, where a filter's records are), so
- * every segment is now asked for the whole count (searchSegments). On PostgreSQL at a million records, alternating
- * 40 s runs at one client on one database, both indexes built the same way: p50 / p99 15.0 / 28.0, 12.4 / 23.7 and
- * 13.3 / 25.3 ms with ten segments, 10.8 / 21.9, 9.7 / 20.4 and 11.7 / 25.5 ms with four; recall@50 0.999 both, the
- * 1-in-6 filtered search's 0.980 → 0.963 and its mean time 151 → 106 ms.
+ * index (the delta) grows with them, to ~130 MB at 384 dimensions. On the scale benchmark's million vectors, four
+ * segments of 250 000 search clearly faster than ten of 100 000 at the same recall, while two of 500 000 lose recall.
+ * Asking each segment for half the count cost filtered searches recall (fewer candidates deep in the order, where a
+ * filter's records are), so every segment is asked for the whole count (searchSegments). `npm run bench -- scale`
+ * and `npm run bench -- quantisation` measure both choices.
  */
 export const SEGMENT_VECTORS = 250_000
 
@@ -264,8 +260,8 @@ export const makeAnnSets = (options: {
       // look-back before that moment; everything stamped earlier and committed before it was read then. Measured
       // from now instead, a catch-up that came more than a look-back after the last one (they run back to back
       // behind a bulk import, and the HNSW adds make each long) read from the watermark only, and a batch stamped
-      // just before the watermark but committed just after that read was never added: a million-record import on
-      // PostgreSQL ended 500 vectors short, and the recount rebuilt the whole index. (From `watermark - lookback`,
+      // just before the watermark but committed just after that read was never added: a large import on PostgreSQL
+      // could end a few vectors short, and the recount then rebuilt the whole index. (From `watermark - lookback`,
       // every catch-up after a bulk import re-read its last 30 s of stamps for as long as nothing new was written;
       // from the last read, it stops 30 s after the import.)
       const full = lookback >= LOOKBACK_MILLIS

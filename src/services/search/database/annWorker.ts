@@ -255,19 +255,17 @@ export const CONNECTIVITY = 16
 export const EXPANSION_ADD = 128
 /**
  * The delta's beam. Small, spread-out sets are the hard case: with 3 000 vectors in 1 000 clusters a query's 50
- * nearest come from many clusters at nearly equal distances, and a beam of 160 found 94-96 % of them (CI's small
- * scale run failed its recall@50 ≥ 0.95 on that). A beam of 320 finds 99 %; at 100 000 vectors it costs 0.75 ms a
- * search instead of 0.35 ms (recall there is 0.999 either way).
+ * nearest come from many clusters at nearly equal distances, and a beam of 160 misses the scale benchmark's
+ * recall@50 ≥ 0.95 target on them. A beam of 320 meets it; on large sets it costs a little time and no recall
+ * (`npm run bench -- scale --records 3000` is the small run).
  */
 export const EXPANSION_SEARCH = 320
 /**
  * The beam a sealed segment is opened with. usearch searches with the larger of its beam and the count asked for,
  * and every segment is asked for the whole count (searchSegments), at least 100 (VectorSearch): so a sealed segment
  * searches with that count as its beam, narrower than the delta's EXPANSION_SEARCH, which is the whole index below a
- * segment's size and must find the nearest in small, spread-out sets. This floor matters for smaller counts only.
- * (With ten segments of 100 000 a million vectors, a beam of 64 and half the count asked of each took the index's
- * share of a search from 8.1 to 4.3 ms; four segments of 250 000, each asked for the whole count, take it lower
- * still: see SEGMENT_VECTORS.)
+ * segment's size and must find the nearest in small, spread-out sets. This floor matters for smaller counts only:
+ * a narrow beam on each sealed segment is what keeps a search over many segments cheap (see SEGMENT_VECTORS).
  */
 export const SEALED_EXPANSION = 64
 

@@ -57,9 +57,9 @@ export const jsonSql = (sql: SqlClient.SqlClient, tolerant = false): JsonSql =>
             sql.csv(values.map((value) => sql`${JSON.stringify(value)}::jsonb`))
           }${sql.unsafe("])")})`,
         // A number is compared as it is; only an array is expanded into its elements. Expanding every value (a
-        // one-element array made of a scalar) cost a set-returning subquery a row: a filter that reads every record's
-        // metadata (a rare one, at a million records) took 1.3 s, and 0.5 s this way. SQLite keeps json_each for
-        // both shapes: there the two-branch form measured slower (each json_* call reads the document again).
+        // one-element array made of a scalar) cost a set-returning subquery a row, which dominates a filter that reads
+        // every record's metadata. SQLite keeps json_each for both shapes: there the two-branch form is slower (each
+        // json_* call reads the document again).
         numberBetween: (column, path, ge, le) => {
           const within = (value: Fragment) =>
             sql.and([
@@ -74,9 +74,9 @@ export const jsonSql = (sql: SqlClient.SqlClient, tolerant = false): JsonSql =>
               where ${within(sql`(case jsonb_typeof(e) when 'number' then (e)::numeric end)`)}) else false end)`
         },
         // One set-returning function a row, over the value as an array (an array as it is). A record without the
-        // value gives an empty array: wrapped as it was, it became `[null]` and counted as a `null` term. Measured
-        // over a million records of the benchmark's width: 353 ms; two passes (scalars as they are, then arrays'
-        // elements) 481 ms, since each pass reads the table; a jsonpath (`$.name[*]`) 505 ms.
+        // value gives an empty array: wrapped as it was, it became `[null]` and counted as a `null` term. One pass is
+        // faster than two (scalars as they are, then arrays' elements), since each pass reads the table, and faster
+        // than a jsonpath (`$.name[*]`); `npm run bench -- scale` runs the metadata metrics that use it.
         elements: (column, path) => {
           const value = at(column, path)
           return {

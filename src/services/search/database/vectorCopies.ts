@@ -1,8 +1,8 @@
 /**
  * Copies of the stored vectors beside the ANN index, so that a vector search on PostgreSQL rescores its hundred
- * candidates without reading their values from the database. That read was 4.3 ms of a search's ~11 ms at a million
- * records (the values are stored out of line and sent as hex, ~600 KB a search parsed on the main thread), and the
- * garbage it left was a third of what a search allocated. SQLite needs none of this: its search worker scores the
+ * candidates without reading their values from the database. That read was a large share of a vector search at a
+ * million records (the values are stored out of line and sent as hex, all parsed on the main thread), and so was the
+ * garbage it left (`npm run bench -- scale`). SQLite needs none of this: its search worker scores the
  * candidates in SQL (`gloss_cosine`, see SqliteReader), so only the scores cross.
  *
  * One file per vector settings, `<home>/vectors/<settings id>.copies`, a slot per key (a record's insertion order,

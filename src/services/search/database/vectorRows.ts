@@ -33,7 +33,7 @@ const stampedOf = (row: Record<string, unknown>) => {
     : undefined
 }
 // The index's upkeep reads the stamps of every vector written in its look-back window (after an import, tens of
-// thousands every five seconds: through the schema, 77 ms of the main thread for 20 000 of them): a fast path too.
+// thousands every five seconds, too many to decode through the schema on the main thread): a fast path too.
 export const decodeStamps = plainRows(StampRow, stampOf)
 // A vector search on PostgreSQL reads a hundred stamps (SQLite scores them in SQL, as `Scored`), and values where
 // its copies lack them: fast paths.
@@ -82,7 +82,7 @@ export const vectorRows = (sql: SqlClient.SqlClient, read: Read, options?: { rea
   // - `+column` keeps a condition from choosing an index (a page must walk the (record_id, settings) index in order);
   const byRecordIndex = sql.unsafe(notIndexed(sql))
   // - CROSS JOIN fixes the join order, so that a lookup by key starts from the records: otherwise finding a hundred
-  //   vectors walked them all, 27 ms at 30 000 vectors and 0.9 s at a million, for each search's rescoring.
+  //   vectors walked them all, for each search's rescoring, a cost that grows with the vectors of the settings.
   const recordsThenVectors = sql.unsafe(sql.onDialectOrElse({ pg: () => "join", orElse: () => "cross join" }))
   const ofKeys = (settingsId: string, keys: ReadonlyArray<number>) =>
     sql`from records r ${recordsThenVectors} vectors v on v.record_id = r.id and v.vector_settings_id = ${settingsId}

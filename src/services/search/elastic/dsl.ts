@@ -29,7 +29,7 @@ const combined = (schema: IndexSchema, query: SearchQuery): JsonObject => {
 
 /**
  * A caller-scoped search without a sort: a stable pseudo-random order of the caller's own, from a random score
- * seeded by their id (`_seq_no` as the per-document source of randomness, as the reference does).
+ * seeded by their id (`_seq_no` as the per-document source of randomness, as Argilla does).
  */
 const shuffledFor = (user: string, query: JsonObject): JsonObject => ({
   function_score: { query, functions: [{ random_score: { seed: user, field: "_seq_no" } }] }

@@ -51,7 +51,7 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
   const queueQuery = useMemo(() => (bulk ? { ...query, view: "bulk" } : query), [bulk, query])
   const records = useQueue(datasetId, queueQuery, me?.id)
   const help = useRef<HTMLDialogElement>(null)
-  // Review mode (issue 20): owners and admins see every annotator's responses to the records. Bulk, when chosen
+  // Review mode: owners and admins see every annotator's responses to the records. Bulk, when chosen
   // after it, wins (and the Review toggle turns bulk off).
   const reviewing = search.get("review") === "1" && !bulk && canReview(me?.role)
 

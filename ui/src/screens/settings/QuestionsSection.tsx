@@ -1,7 +1,8 @@
 /**
  * Questions: title and description; text questions' markdown; for label, multi-label and span questions the
  * options' wording and order (Move up / Move down, by keyboard too), `visible_options`, multi-label's option order
- * and span's overlapping. Rating and ranking options cannot change once created (reference §1.8): shown only.
+ * and span's overlapping. Rating and ranking options cannot change once created (Argilla refuses it): shown
+ * only.
  */
 import { type FormEvent, useEffect, useRef, useState } from "react"
 import type { LabelOption, Question, QuestionSettingsUpdate, QuestionUpdate } from "../../../../src/domain/Question.js"

@@ -1,4 +1,4 @@
-/** `/dataset/:id/team`: every annotator's progress on one dataset, for owners and admins (issue 20). */
+/** `/dataset/:id/team`: every annotator's progress on one dataset, for owners and admins. */
 import { useQuery } from "@tanstack/react-query"
 import type { DatasetId } from "../../../../src/domain/Ids.js"
 import { errorMessage } from "../../data/client.js"

@@ -1,6 +1,6 @@
 /**
  * Filters on the caller's own answers: label, multi-label and rating values (the answers the engines index,
- * reference §1.12; text, ranking and span answers are not filterable). Applied with the form's button.
+ * as in Argilla; text, ranking and span answers are not filterable). Applied with the form's button.
  */
 import type { Question } from "../../../../../src/domain/Question.js"
 import type { ValueFilter } from "../../../data/search.js"

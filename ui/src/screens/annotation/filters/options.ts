@@ -1,6 +1,6 @@
 /**
  * What the panel offers for a dataset: the sort keys and filters the contract and both engines support
- * (reference §1.12: answers are indexed for rating, label and multi-label questions only; no scope reaches a
+ * (as in Argilla, answers are indexed for rating, label and multi-label questions only; no scope reaches a
  * field's text, so records sort by their times, metadata, suggestions and answers), with readable names.
  */
 import type { MetadataProperty } from "../../../../../src/domain/MetadataProperty.js"

@@ -1,5 +1,5 @@
 /**
- * Form values ↔ the contract's response values (reference §1.13), the checks made before a submit, and the
+ * Form values ↔ the contract's response values, the checks made before a submit, and the
  * mapping of the server's 422 messages to the question they name.
  */
 import type { Question } from "../../../../../src/domain/Question.js"

@@ -1,5 +1,5 @@
 /**
- * Which annotators agree on a record (issue 20's review mode), free of I/O. Only submitted answers count: a draft
+ * Which annotators agree on a record (review mode), free of I/O. Only submitted answers count: a draft
  * is unfinished and a discard is no answer. Two answers are equal when their canonical keys are: a label or a
  * rating by value, a multi-label answer as a set, a ranking by its order (rank numbers themselves do not matter,
  * ties do), a text by its trimmed string, spans as a set of (label, start, end).
