@@ -1,9 +1,23 @@
 /// <reference types="@vitest/browser/providers/playwright" />
 import { existsSync } from "node:fs"
-import { defineConfig } from "vitest/config"
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from "vitest/config"
+import { type Tier, tiers } from "./test/support/tiers.js"
 
 /**
- * The web UI's browser tests (components in Vitest browser mode, the end-to-end journey with playwright-core) run
+ * The test suite in tiers (test/support/tiers.ts says which file is in which; test/unit/test-tiers.test.ts checks
+ * that every file is in exactly one):
+ *
+ *   npm run test:unit          no services and no child processes                  project unit
+ *   npm run test:integration   in-process server on SQLite and PostgreSQL, Redis    project integration
+ *   npm run test:engines       Elasticsearch and OpenSearch                         project engines
+ *   npm run test:process       spawned servers and CLI, benchmarks, Python, README  project process
+ *   npm run test:browser       Chromium: components, end-to-end journeys           projects browser, browser-e2e
+ *   npm test                   all of them (what CI runs)
+ *
+ * Files run in parallel, so files that share a service keep apart: each has its own database (freshDatabase), Redis
+ * key prefix (testSettings), index names (random dataset ids), ports (0: the system picks) and temporary folders.
+ *
+ * The web UI's browser tests (components in Vitest browser mode, the end-to-end journeys with playwright-core) run
  * in Debian's Chromium: browsers cannot be downloaded here. Without it they are skipped with a printed reason,
  * except under CI=true, where that is a failure.
  */
@@ -15,17 +29,33 @@ if (!hasChromium) {
   console.warn(`ui: skipping the browser tests of ui/test/browser and ui/test/e2e: ${reason}`)
 }
 
+/**
+ * Worker processes for the node projects, measured on a 2-core machine: WORKERS files at a time (most of a file's
+ * time is spent waiting on PostgreSQL, Redis, a cluster or a child process, not on this process's CPU).
+ * GLOSS_TEST_WORKERS overrides it.
+ */
+const WORKERS = Number(process.env["GLOSS_TEST_WORKERS"] ?? 3)
+
+const project = (name: string, tier: Tier, test: TestProjectInlineConfiguration["test"] = {}): TestProjectInlineConfiguration => ({
+  extends: true,
+  test: { name, include: [...tier.include], exclude: [...configDefaults.exclude, ...(tier.exclude ?? [])], ...test }
+})
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // vitest's own summary, then a plain `tests: N passed, N failed, N skipped` line that CI log readers know.
     reporters: ["default", "./test/support/plainSummary.ts"],
-    // Database tests share one PostgreSQL server; files use their own schemas, so they may run in parallel.
     pool: "forks",
+    poolOptions: { forks: { maxForks: WORKERS, minForks: 1 } },
     projects: [
-      { extends: true, test: { name: "server", include: ["test/**/*.test.ts"] } },
-      { extends: true, test: { name: "ui", include: ["ui/test/unit/**/*.test.ts", "ui/test/e2e/**/*.test.ts"] } },
+      project("unit", tiers.unit.unit),
+      project("integration", tiers.integration.integration),
+      project("engines", tiers.engines.engines),
+      project("process", tiers.process.process),
+      // The journeys are served the UI built once for the run (test/support/buildUiOnce.ts), not once a file.
+      project("browser-e2e", tiers.browser["browser-e2e"], hasChromium ? { globalSetup: ["./test/support/buildUiOnce.ts"] } : {}),
       ...(hasChromium
         ? [{
           esbuild: { jsx: "automatic" as const },
@@ -33,8 +63,8 @@ export default defineConfig({
             include: ["react", "react/jsx-dev-runtime", "react-dom/client", "@tanstack/react-query", "effect", "marked", "dompurify", "vitest-browser-react"]
           },
           test: {
-            name: "ui-browser",
-            include: ["ui/test/browser/**/*.test.tsx"],
+            name: "browser",
+            include: [...tiers.browser.browser.include],
             testTimeout: 30_000,
             browser: {
               enabled: true,

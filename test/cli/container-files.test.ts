@@ -7,7 +7,9 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { parse } from "yaml"
-import { ROOT } from "./support.js"
+
+// Not from ./support.js, which spawns the CLI: this file reads files only (a unit test).
+const ROOT = path.resolve(import.meta.dirname, "../..")
 
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8")
 const dockerfile = read("Dockerfile")

@@ -23,15 +23,20 @@ export const SCREENSHOTS = process.env["GLOSS_SCREENSHOTS"] === "1"
   ? repoPath("docs/screenshots")
   : join(tmpdir(), "gloss-screenshots")
 
-/** Builds the UI into dist/ui, where the server under test serves it from. */
+/**
+ * Builds the UI into dist/ui, where the server under test serves it from; in a test run, test/support/buildUiOnce.ts
+ * has built it already (GLOSS_TEST_UI_BUILT).
+ */
 export const buildUi = () => {
-  const vite = repoPath("node_modules/vite/bin/vite.js")
-  execFileSync(process.execPath, [vite, "build", "--config", repoPath("ui/vite.config.ts"), "--logLevel", "warn"], {
-    cwd: repoPath("."),
-    stdio: "inherit",
-    // Vitest sets NODE_ENV=test, which would give React's development build.
-    env: { ...process.env, NODE_ENV: "production" }
-  })
+  if (process.env["GLOSS_TEST_UI_BUILT"] !== "1") {
+    const vite = repoPath("node_modules/vite/bin/vite.js")
+    execFileSync(process.execPath, [vite, "build", "--config", repoPath("ui/vite.config.ts"), "--logLevel", "warn"], {
+      cwd: repoPath("."),
+      stdio: "inherit",
+      // Vitest sets NODE_ENV=test, which would give React's development build.
+      env: { ...process.env, NODE_ENV: "production" }
+    })
+  }
   mkdirSync(SCREENSHOTS, { recursive: true })
 }
 
