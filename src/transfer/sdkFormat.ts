@@ -3,7 +3,7 @@
  * (`.argilla/dataset.json`), `Settings.serialize()` (`.argilla/settings.json`) and a record's `Record.to_dict()` (each
  * element of `records.json`, and each row the Hub export flattens). Shared by the disk and the Hub transfers.
  *
- * Where Gloss writes more than the SDK (the SDK reads all of it back; see README "Compatibility"):
+ * Where Gloss writes more than the SDK (the SDK reads all of it back; docs/reference/compatibility.md lists it):
  * - each response carries its `status` (the SDK writes only `value` and `user_id`, so its own round trip turns every
  *   response into a draft); a response without values (a discarded one) is one entry with `value: null` under the
  *   first question, which the SDK reads back as a response with no values;

@@ -16,7 +16,7 @@ export const hasChromium = existsSync(CHROMIUM)
 export const repoPath = (relative: string) => fileURLToPath(new URL(`../../../${relative}`, import.meta.url))
 
 /**
- * Screenshots go to docs/screenshots (the README shows them) only when asked with GLOSS_SCREENSHOTS=1, so an
+ * Screenshots go to docs/screenshots (the documentation shows them) only when asked with GLOSS_SCREENSHOTS=1, so an
  * ordinary test run leaves the working tree clean; otherwise they are still taken, into a temporary folder.
  */
 export const SCREENSHOTS = process.env["GLOSS_SCREENSHOTS"] === "1"

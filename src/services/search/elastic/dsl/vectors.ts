@@ -3,7 +3,8 @@
  * the negated query vector. Results are the `limit` nearest, in similarity order (no offset, no sort).
  * Elasticsearch applies the other clauses as a pre-filter of the k-NN search; OpenSearch applies them afterwards
  * (`post_filter`) to as many nearest neighbours as Elasticsearch would consider (`num_candidates`), so fewer than
- * `limit` hits come back only when the filters reject nearly all of those (README).
+ * `limit` hits come back only when the filters reject nearly all of those
+ * (docs/explanation/search-at-scale.md#filtered-similarity-search).
  */
 import type { SearchQuery } from "../../Query.js"
 import type { Flavor, JsonObject } from "../json.js"
