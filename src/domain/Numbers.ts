@@ -13,9 +13,9 @@ export const isNumbers = (input: unknown): input is ReadonlyArray<number> => {
 
 /**
  * `Schema.Array(Schema.Number)`, decoded and encoded without copying an array that is all numbers. Vectors are
- * hundreds of numbers, and that schema allocates an `Either` and an index pair for each (~75 KB for 384 of them):
- * ~35 MB for a bulk of 500 records with a vector each, and 75 KB of every vector search's ~1.7 MB on the main
- * thread. Anything else goes through that schema, so its errors (which element, what was expected) are the same.
+ * hundreds of numbers, and that schema allocates an `Either` and an index pair for each: tens of megabytes for a
+ * bulk of 500 records with a vector each, and a share of every vector search's garbage on the main thread. Anything
+ * else goes through that schema, so its errors (which element, what was expected) are the same.
  */
 export const Numbers: Schema.Schema<ReadonlyArray<number>> = Schema.declare([], {
   decode: () => (input, options) => isNumbers(input) ? ParseResult.succeed(input) : decodeChecked(input, options),

@@ -2,26 +2,26 @@
  * The records' wire fast paths: the bulk record endpoints read their body and write their answer here, by hand,
  * instead of through HttpApi's schema decoding and encoding. Both are tested to be exactly what the schemas give.
  *
- * Reading. Decoding 500 records through `RecordsBulkUpsert` cost ~10 µs a record inside the server (Effect Schema's
- * union decoder for each `optional(NullOr(…))` key), a tenth of an ingest, and copied every record and its fields.
- * The payloads that make up an import have a plain shape: records with `fields`, `metadata`, `external_id`, `id` and
- * `vectors` (arrays of numbers by name). That shape is checked here by hand, with the limits `domain/Record.ts`
- * exports, and such a payload passes through as it is, which is what the schema would give back. Anything else
- * (responses, suggestions, an unknown key, a wrong type, `__proto__`) goes through the schema, read as HttpApi reads
- * every payload (`laxPayload`), so every error is the schema's own: 422 with the same body. Both paths read the body
- * through `request.json`, so the checks made where bodies are read (UTF-8, nesting, lone surrogates: `BodyLimit.ts`)
- * cover the fast one too. The endpoints still declare their payload schemas, from
- * which the docs and the typed client are made; test/unit/bulk-payload.test.ts keeps both paths equal.
+ * Reading. Decoding 500 records through `RecordsBulkUpsert` (Effect Schema's union decoder for each
+ * `optional(NullOr(…))` key) cost a tenth of an ingest (`npm run bench -- ingest`), and copied every record and its
+ * fields. The payloads that make up an import have a plain shape: records with `fields`, `metadata`, `external_id`,
+ * `id` and `vectors` (arrays of numbers by name). That shape is checked here by hand, with the limits
+ * `domain/Record.ts` exports, and such a payload passes through as it is, which is what the schema would give back.
+ * Anything else (responses, suggestions, an unknown key, a wrong type, `__proto__`) goes through the schema, read as
+ * HttpApi reads every payload (`laxPayload`), so every error is the schema's own: 422 with the same body. Both paths
+ * read the body through `request.json`, so the checks made where bodies are read (UTF-8, nesting, lone surrogates:
+ * `BodyLimit.ts`) cover the fast one too. The endpoints still declare their payload schemas, from which the docs and
+ * the typed client are made; test/unit/bulk-payload.test.ts keeps both paths equal.
  *
  * Writing. A bulk upsert answers with the 500 records it wrote. Encoding them through `RecordsBulk` re-checks every
- * field, id and nested response of data the service has just built from decoded input, and cost ~8 % of an ingest.
+ * field, id and nested response of data the service has just built from decoded input, a visible share of an ingest.
  * In these types the only values whose encoded form differs from their JSON are the `Timestamp`s (a `Date`, written
  * as ISO-8601 without the zone suffix, as Argilla does); they are written here, and the rest is `JSON.stringify`.
  * The HTTP tests check that what goes out is exactly what the schema would have written.
  *
  * Searching. A search answers with up to `limit` records read back from the database. Encoding them through
- * `SearchRecordsResult` allocated ~1 MB on the main thread for a page of 50 (a Union parser for each `NullOr`, a copy
- * of every field map): a third of what a vector search allocates, and the full collections that make its tail. The
+ * `SearchRecordsResult` allocated heavily on the main thread for a page of 50 (a Union parser for each `NullOr`, a
+ * copy of every field map): a third of what a vector search allocates, and the full collections that make its tail. The
  * answer is written the same way as the bulk one; test/http/records.test.ts checks it against the schema.
  */
 import { HttpApiError, type HttpServerRequest, HttpServerResponse } from "@effect/platform"

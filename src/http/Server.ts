@@ -105,7 +105,7 @@ export const HttpLive = Layer.unwrapEffect(Effect.gen(function*() {
     Layer.provide(ExtrasLive),
     Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]),
     Layer.provide(ApiLive),
-    // Per-request tracing spans cost ~20% of throughput; they are only worth it when someone collects them.
+    // Per-request tracing spans cost a large share of throughput; they are only worth it when someone collects them.
     HttpMiddleware.withTracerDisabledWhen(() => Option.isNone(config.tracing))
   )
 }))

@@ -34,7 +34,7 @@ export class Telemetry extends Effect.Service<Telemetry>()("Gloss/Telemetry", {
       )
 
     // A topic is sent at most once a minute. An import of 100 000 records is 200 bulk writes: a HEAD (DNS, TLS)
-    // for each cost ~2.5 % of the server's time during the import and told the Hub nothing more than the first.
+    // for each cost the server measurable time during the import and told the Hub nothing more than the first.
     const lastSent = new Map<TelemetryTopic, number>()
 
     /** Fires and forgets: the caller never waits for the Hub. */

@@ -1,6 +1,6 @@
 /**
  * A reindex and an export read every record of a dataset by keyset on the insertion order (`RecordsRepo.pageAfter`):
- * an offset read and dropped every record before its page (0.44 s a page at 999 000 records on PostgreSQL). Each
+ * an offset read and dropped every record before its page (quadratic over a whole walk). Each
  * record once, in insertion order, with other datasets' records in between; and on SQLite a walk of the table in rowid
  * order, never a sort of the dataset's records for each page.
  */

@@ -192,9 +192,9 @@ describe("ANN index background work", () => {
         const first = yield* makeAnnIndex({ sql, read: recording().read, worker: yield* makeAnnWorker, files, annFrom: 0 })
         yield* first.written([settings])
         yield* Effect.promise(() => waitUntil(() => fs.existsSync(path.join(home, "vectors", `${settings.id}.json`))))
-        // The next process is asked with a count past the size it waits to build (a million vectors, say): it used to
-        // answer "no index yet" while the saved one was opening, and the search scanned every vector exactly (108 s
-        // at a million on PostgreSQL).
+        // The next process is asked with a count past the size it waits to build (a million vectors, say): it must not
+        // answer "no index yet" while the saved one is opening, or the search scans every vector exactly (minutes at
+        // a million).
         const next = yield* makeAnnIndex({ sql, read: recording().read, worker: yield* makeAnnWorker, files, annFrom: 0 })
         const found = yield* next.candidates(settings.id, settings.dimensions, 1_000_000, Float32Array.of(1, 0, 0, 0), 10)
         expect(Option.map(found, ({ keys }) => keys.length)).toEqual(Option.some(1))
@@ -217,8 +217,8 @@ describe("ANN index background work", () => {
             Effect.zipRight(Effect.zipRight(Effect.sync(() => adding++), Deferred.await(release)), real.addStaged(set, count, threads))
         }
         const ann = yield* makeAnnIndex({ sql, read: recording().read, worker, files: annFiles(home), annFrom: 0 })
-        // Asked with a count of a million: a search used to scan every vector exactly until the build had added them
-        // all (108 s a search at a million vectors on PostgreSQL, for minutes).
+        // Asked with a count of a million: a search must not scan every vector exactly until the build has added them
+        // all (minutes a search at a million vectors).
         const found = yield* ann.candidates(settings.id, settings.dimensions, 1_000_000, Float32Array.of(1, 0, 0, 0), 10)
         const [first] = yield* sql<{ key: number }>`select r.rowid as key from records r join vectors v on v.record_id = r.id
           where v.vector_settings_id = ${settings.id} order by r.rowid limit 1`

@@ -1,8 +1,8 @@
 /**
  * PostgreSQL's text matches read one row per record (migration 0009): a search over every field uses the whole-
  * record row, a search in one field that field's row. Before, every field's row matched and a `distinct` made them
- * one a record, which read every match of a common word before the first came out: a count capped at 10 001 took
- * 1.5–2 s at a million records. The plans of the capped count must stream: no Unique, Sort or grouping under the
+ * one a record, which read every match of a common word before the first came out, so a capped count still read
+ * them all. The plans of the capped count must stream: no Unique, Sort or grouping under the
  * limit, so that it stops once it has enough. A ranked page too, and it scores only the matches that pass.
  */
 import { SqlClient } from "@effect/sql"

@@ -1,7 +1,7 @@
 /**
  * The statements behind the ANN index and its rescoring, as SQLite plans them. Left alone, SQLite's planner served
  * each of them from the settings' index on `vectors`, walking every vector of the settings: a rescoring lookup of a
- * hundred keys cost 0.9 s at a million vectors, and a full scan in pages was quadratic (about 500 s). Without
+ * hundred keys grew with the vectors of the settings, and a full scan in pages was quadratic. Without
  * statistics (Gloss does not ANALYZE) the plan does not depend on how many rows there are, so an empty schema shows it.
  * PostgreSQL plans from statistics, so its check fills and analyzes tables first.
  */
@@ -113,7 +113,7 @@ describe.skipIf(!dialects.includes("postgres"))("vector reads on PostgreSQL", ()
           return most
         })
         // It merge-joined the page with the records' primary key read from the first record on: 50 000 rows here,
-        // half a million for a page in the middle of a million, 94 s to page through them all.
+        // half a million for a page in the middle of a million: quadratic over a whole walk.
         expect(yield* read).toBeLessThanOrEqual(2_001)
       }), { timeout: 60_000 })
   })

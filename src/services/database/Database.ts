@@ -36,7 +36,7 @@ const sqliteLayer = (config: Extract<DatabaseConfig, { _tag: "Sqlite" }>): Layer
     const sql = yield* SqlClient.SqlClient
     // 16 KiB pages, for new databases only (a file keeps the page size it was created with): a record is ~1 KB,
     // and a bulk upsert of 500 commits about a third fewer bytes of b-tree pages to the WAL than with 4 KiB pages
-    // (~5 µs a record less, a tenth of SQLite's share of an ingest). The size must be set before the file turns to
+    // (`npm run bench -- ingest` measures it). The size must be set before the file turns to
     // WAL, so the client is opened with WAL off and it is turned on here.
     yield* sql.unsafe(`PRAGMA page_size = ${SQLITE_PAGE_SIZE}`)
     yield* sql`PRAGMA journal_mode = WAL`

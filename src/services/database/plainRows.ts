@@ -1,10 +1,11 @@
 /**
  * Row decoders with a hand-written fast path, for the reads every search makes: its page of records, its hits, a
  * vector search's hundred rescored candidates. `Schema.decodeUnknown` allocates for every key of every row (an
- * `Either` per value, a Union parser for each nullable column or `DbInt`): ~2.4 MB on the main thread for a vector
- * search of 50 records, garbage whose full collections made that search's latency tail. A fast path checks a row
- * exactly as the schema would and builds the same value; a row it does not recognise sends the whole read through
- * the schema, so a bad row fails with the schema's own error. Tests keep each fast path equal to its schema.
+ * `Either` per value, a Union parser for each nullable column or `DbInt`): megabytes on the main thread for a vector
+ * search of 50 records, garbage whose full collections made that search's latency tail (`npm run bench -- scale`). A
+ * fast path checks a row exactly as the schema would and builds the same value; a row it does not recognise sends the
+ * whole read through the schema, so a bad row fails with the schema's own error. Tests keep each fast path equal to its
+ * schema.
  */
 import { Effect, type ParseResult, Schema } from "effect"
 
@@ -56,7 +57,7 @@ const sameRow = (a: unknown, b: unknown) => {
 /**
  * Decodes rows through `schema`, remembering under each key (a dataset) the last rows read and what they decoded
  * to: rows read again unchanged are not decoded again. For small reads that every request repeats, such as a
- * dataset's settings (whose questions are a union of six kinds: ~120 KB a search to decode). The rows are still
+ * dataset's settings (whose questions are a union of six kinds, costly to decode on every search). The rows are still
  * read from the database each time, so every process sees every change; only the decoding is saved. The decoded
  * values are shared between requests: they are immutable (`readonly` throughout).
  */

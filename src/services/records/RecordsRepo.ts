@@ -54,8 +54,8 @@ export class RecordsRepo extends Effect.Service<RecordsRepo>()("Gloss/RecordsRep
         decodeRecordRows
       )
     // Every record of a dataset (a reindex, an export) is read by keyset on the insertion order: an offset reads and
-    // drops every record before it, 0.44 s for the page at 999 000 on PostgreSQL, ~220 s over a walk through a million,
-    // growing with the square of the size. SQLite must walk the table in rowid order (`+dataset_id`), or it serves the
+    // drops every record before it, so a walk through the dataset grows with the square of its size (minutes at a
+    // million records on PostgreSQL). SQLite must walk the table in rowid order (`+dataset_id`), or it serves the
     // page from the (dataset_id, status) index and sorts every record of the dataset for each page.
     const pageAfter = (datasetId: DatasetId, after: number | undefined, limit: number) =>
       Effect.gen(function*() {
@@ -72,7 +72,7 @@ export class RecordsRepo extends Effect.Service<RecordsRepo>()("Gloss/RecordsRep
     })
     // The hot path of every bulk upsert. SQLite: rows encoded by hand (see encodeRecordRow). PostgreSQL: the rows as
     // one JSON document, unpacked by the server, instead of a statement with eight parameters a row to parse and plan
-    // (~15 µs a record less); dates become ISO strings, `fields` and `metadata` stay objects.
+    // (`npm run bench -- ingest`); dates become ISO strings, `fields` and `metadata` stay objects.
     const insertMany = (rows: ReadonlyArray<RecordRow>) =>
       sql.onDialectOrElse({
         pg: () =>

@@ -20,7 +20,7 @@ const REINDEX_PAGE = 1000
 
 /**
  * A record's search document: its row and what hangs off it. Written out rather than `{ ...row, … }`: in a bulk
- * upsert the spread cost ~4 µs a record.
+ * upsert the spread's cost shows in an ingest.
  */
 export const indexedRecord = (
   row: RecordRow,

@@ -1,9 +1,9 @@
 /**
  * A short-lived, in-process cache of who a credential belongs to. Every authenticated request needs its user; at
- * a few thousand requests a second the database round trip (and @effect/sql's per-query machinery) was about 40 %
- * of the cost of `GET /me`. Entries live `GLOSS_AUTH_CACHE_SECONDS` (default 2; 0 turns the cache off) and are
- * dropped at once when this process changes or deletes a user. Another instance may therefore honour a changed
- * role or a deleted user's key for at most that long.
+ * a few thousand requests a second the database round trip (and @effect/sql's per-query machinery) was a large share
+ * of the cost of `GET /me` (`npm run bench -- me`). Entries live `GLOSS_AUTH_CACHE_SECONDS` (default 2; 0 turns the
+ * cache off) and are dropped at once when this process changes or deletes a user. Another instance may therefore honour
+ * a changed role or a deleted user's key for at most that long.
  */
 import { Clock, Effect, type Option } from "effect"
 import { GlossConfig } from "../../Config.js"

@@ -5,8 +5,8 @@ import { Effect } from "effect"
  * PostgreSQL's text index gets one more row per record: all its searchable fields together, under the field name
  * `''` (no field is named so: names are validated identifiers). A search over every field then reads one row per
  * matching record, where it read one per field and had to make them distinct: that `distinct` read every match of a
- * common word before the first row came out (1.5 s for a word in 9 % of a million records), and now a count capped
- * at 10 001, or a ranking window, stops as soon as it has enough.
+ * common word before the first row came out (seconds at a million records), and now a count capped at 10 001, or a
+ * ranking window, stops as soon as it has enough.
  *
  * `gloss_tsvector_agg` concatenates tsvectors (positions shifted, as `||` does); the backfill and every upsert build
  * the whole-record row from the per-field ones with it.

@@ -255,8 +255,8 @@ export const makeAnnIndex = (options: {
           const entry = yield* ensure(settingsId, dimensions, count)
           // Saved files open in moments (sealed segments are memory-mapped) and catch up with what was written since
           // they were saved; a first build serves once it has read every vector (seconds at a million), long before
-          // it has added them (minutes). Either is sooner than scanning every vector exactly, which is what a search
-          // did meanwhile before: 108 s at a million vectors on PostgreSQL.
+          // it has added them (minutes). Either is far sooner than a search that scans every vector of the database
+          // exactly, which at a million vectors takes minutes.
           if (entry.current === undefined) yield* Deferred.await(entry.ready)
           yield* sync(entry, { force: false, upkeep: false })
           const set = entry.current

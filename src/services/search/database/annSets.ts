@@ -49,8 +49,8 @@ export interface IndexSet {
   /** Keys applied with their time, for the vectors within the look-back window of the watermark. */
   readonly recent: Map<number, number>
   /**
-   * The floor `recent` was last pruned to. Pruning walks the whole map (70 000 keys after an import's last 30 s: 2–8
-   * ms of the event loop); while the floor stands still (nothing written) there is nothing to prune.
+   * The floor `recent` was last pruned to. Pruning walks the whole map (tens of thousands of keys after an import,
+   * milliseconds of the event loop); while the floor stands still (nothing written) there is nothing to prune.
    */
   prunedFloor: number
   entries: number
@@ -181,8 +181,8 @@ export const makeAnnSets = (options: {
   /**
    * A new set holding every vector of the settings, read in pages (the look-back covers writes meanwhile), staged:
    * searchable at once (the staged vectors exactly, see annWorker), and added to the graph by `addStaged`. Reading a
-   * million vectors takes seconds; adding them, minutes of both cores. (A first build used to add as it read, and
-   * until it ended every search scanned the database exactly: 108 s at a million vectors on PostgreSQL.)
+   * million vectors takes seconds; adding them, minutes of both cores. Staging is what lets searches use the set
+   * before the adding ends: otherwise each would scan the database exactly, minutes at a million vectors.
    */
   const stage = (entry: Entry): Effect.Effect<IndexSet, Failure> =>
     Effect.gen(function*() {
@@ -275,8 +275,8 @@ export const makeAnnSets = (options: {
         if (fresh.length > 0) yield* apply(entry, set, yield* rows.byKeys(entry.settingsId, fresh.map((s) => s.key)), threads)
         // Stamps come in time order, so the watermark moves on with every page. A catch-up behind a bulk import runs
         // for as long as the import (adding is slower), and the saves after each sealed segment must record how far
-        // it got: with the watermark of its start, a restart re-read and re-added every vector since (a million-
-        // record import came back with two million entries, and a first search that waited 190 s).
+        // it got: with the watermark of its start, a restart re-read and re-added every vector since (duplicate
+        // entries, and a first search that waited minutes).
         const last = stamps[stamps.length - 1]
         if (last !== undefined && last.at.getTime() > set.watermark) {
           set.watermark = last.at.getTime()

@@ -31,8 +31,8 @@ export interface SegmentIndex {
  *
  * Every segment is asked for all `k` (or all it holds), so the nearest still come out when they all sit in one
  * segment (a dataset imported in topic order), and a filtered search, which reads deep into the order, finds its
- * records wherever they are. (Sealed segments used to propose half of `k` each, when there were ten of them a
- * million vectors; with four, halves cost the 1-in-6 filtered search's recall@50 0.982 → 0.931.)
+ * records wherever they are. (Half of `k` from each segment loses recall on filtered searches once segments are
+ * few and large: `npm run bench -- scale` measures the filtered search's recall.)
  */
 export const searchSegments = (
   segments: ReadonlyArray<SegmentIndex>,
@@ -82,7 +82,7 @@ const entries = (set) => set.sealed.reduce((n, s) => n + s.size(), 0) + set.delt
 const state = (set) => ({ entries: entries(set), delta: set.delta.size(), staged: staged(set) })
 // A first build's vectors wait here between being read from the database and being added to the graph (see
 // AnnIndex): in chunks as they came, in a file of float32s (or in memory, with no file), each chunk added from its
-// "from" on. Until they are added a search scans them exactly: a million of 384 dimensions take ~0.3 s here.
+// "from" on. Until they are added a search scans them exactly (a fraction of a second for a million).
 const stagingOf = (set, path) => {
   if (set.staged === undefined) {
     set.staged = { chunks: [], remaining: 0, path, fd: path === null ? null : fs.openSync(path, "w+"), end: 0, replaced: new Set() }

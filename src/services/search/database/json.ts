@@ -46,7 +46,7 @@ const pgPath = (path: ReadonlyArray<string>) => `'{${path.join(",")}}'`
 export const jsonSql = (sql: SqlClient.SqlClient, tolerant = false): JsonSql =>
   sql.onDialectOrElse({
     pg: (): JsonSql => {
-      // `->` key by key: ~10 % cheaper than `#>` with a path array, for a filter evaluated on every record.
+      // `->` key by key: cheaper than `#>` with a path array, for a filter evaluated on every record.
       const at = (column: string, path: ReadonlyArray<string>) => `(${column}${path.map((key) => ` -> '${key}'`).join("")})`
       return {
         number: (column, path) =>

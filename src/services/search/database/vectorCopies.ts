@@ -66,7 +66,7 @@ export interface VectorCopies {
 
 /**
  * A slot's checksum (its own word zeroed): FNV-1a's step in eight interleaved lanes, since one lane's chain of
- * multiplications made it 5 s of the main thread for a million slots, and a first build writes them all (~1 s so).
+ * multiplications held the main thread for seconds at a million slots, and a first build writes them all.
  * Enough to tell a torn or foreign slot from a whole one.
  */
 const checksum = (w: Uint32Array, from: number, to: number) => {

@@ -35,8 +35,8 @@ export const vectorKernels = () => {
 
   /**
    * Where `storedCosine` copies its operands (a view may start at an unaligned offset), made again only when the
-   * dimensions change. A search scores a hundred stored vectors: three new buffers for each were ~600 KB of
-   * external memory a search, and V8 runs a full collection each time external memory has grown enough.
+   * dimensions change. A search scores a hundred stored vectors: three new buffers for each were hundreds of
+   * kilobytes of external memory a search, and V8 runs a full collection each time external memory has grown enough.
    */
   let scratch: {
     readonly dimensions: number
@@ -73,8 +73,8 @@ export const vectorKernels = () => {
     at.stored.set(stored)
     at.unit.set(unit)
     // `normalise`'s arithmetic, in the same order (so the same bits), written out for float64s only: `normalise`
-    // also takes arrays, and the optimised code of a read that may come from either boxed every double it read, 18 KB
-    // of garbage a stored vector at 384 dimensions, a third of all a vector search allocated on PostgreSQL.
+    // also takes arrays, and the optimised code of a read that may come from either boxed every double it read: a
+    // large share of all a vector search allocated on PostgreSQL.
     const { row, values } = at
     let sum = 0
     for (let i = 0; i < dimensions; i++) sum += values[i]! * values[i]!

@@ -114,10 +114,10 @@ export const vectorRows = (sql: SqlClient.SqlClient, read: Read, options?: { rea
      * A page of every vector of the settings, in record id order after `after`: a keyset served by the unique
      * `(record_id, vector_settings_id)` index on both databases. On SQLite the settings column is written `+column`
      * so that it cannot pick the settings' own index instead, which reads and sorts every vector of the settings for
-     * each page: quadratic, about 500 s for a full scan at a million vectors. The bound is on both sides of the join:
+     * each page: quadratic, minutes for a full scan at a million vectors. The bound is on both sides of the join:
      * PostgreSQL does not carry it from `v.record_id` to `r.id`, and at a million records it merge-joined each page
      * with the records' primary key read from the first record on (half a million rows for a page in the middle),
-     * quadratic again: 94 s to page through a million vectors, 0.3 s a page.
+     * quadratic again.
      */
     page: (settingsId: string, after: string | undefined, limit: number) =>
       Effect.flatMap(
