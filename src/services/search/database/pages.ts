@@ -97,10 +97,9 @@ const decodeRanked = plainRows(
 
 /**
  * A page of a text search ranked by relevance, in one statement: the first `window` + 1 matches that pass the
- * filters are read once, counted (`count(*) over ()`) and ranked, and the page is cut from them. Counting and
- * ranking used to be two statements over the same matches (each reading ~30 000 records for a common word at a
- * million records, one of them twice the GIN bitmap on PostgreSQL), and the window held the first matches before the
- * filters, so a filter that kept one in three ranked a third of it.
+ * filters are read once, counted (`count(*) over ()`) and ranked, and the page is cut from them. Two statements
+ * would read the same matches twice (tens of thousands of records for a common word at a million records), and a
+ * window taken before the filters would rank only the share of it that a filter keeps.
  *
  * The window holds every match that passes when there are at most `window`: the ranking and the total are then
  * exact. Past that the page is the best of the window, and a page beyond the window is ranked from every match.
