@@ -8,6 +8,7 @@
  *
  * Anchors follow GitHub's slug rules (lower case, punctuation dropped, spaces to hyphens, `-1`, `-2` for repeats);
  * a page under `docs/` also answers to VitePress's slugs and its `{#custom-id}` headings, since the site renders it.
+ * The site's navigation (`docs/.vitepress/config.*`) is checked too: VitePress's own dead-link check reads pages only.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -313,6 +314,23 @@ describe("links and pointers in the documentation and the code", () => {
 
   it("every relative link and anchor in the Markdown resolves", () => {
     expect(report(markdownFiles().flatMap(markdownLinkProblems))).toEqual([])
+  })
+
+  it("every page the site's navigation and sidebar link to exists", () => {
+    const problems: Array<Problem> = []
+    const configs = walk("docs/.vitepress", (name) => /^config\.(ts|mts|js|mjs)$/.test(name))
+    let links = 0
+    for (const file of configs) {
+      read(file).split("\n").forEach((line, index) => {
+        for (const match of line.matchAll(/\blink:\s*["'`]([^"'`]+)["'`]/g)) {
+          if (!match[1]!.startsWith("/")) continue
+          links++
+          checkTarget("docs/index.md", `${file}:${index + 1}`, match[1]!, problems)
+        }
+      })
+    }
+    if (configs.length > 0) expect(links).toBeGreaterThan(0)
+    expect(report(problems)).toEqual([])
   })
 
   it("every `*.md` path a code comment names exists, with its anchor", () => {
