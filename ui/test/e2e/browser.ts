@@ -1,6 +1,6 @@
 /**
- * Debian's Chromium for playwright-core (browsers cannot be downloaded here), and what the end-to-end test and the
- * `ui` benchmark (bench/suites/ui.ts) need around it.
+ * Debian's Chromium for playwright-core (the system's browser, not one Playwright downloads), and what the
+ * end-to-end test and the `ui` benchmark (bench/suites/ui.ts) need around it.
  */
 import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync } from "node:fs"
