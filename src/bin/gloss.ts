@@ -3,40 +3,12 @@
 import { Command } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, Option } from "effect"
-import { bootstrapCommand } from "../cli/BootstrapCommand.js"
-import { datasetsCommand } from "../cli/DatasetsCommand.js"
-import { dbCommand } from "../cli/DbCommand.js"
-import { deployCommand } from "../cli/DeployCommand.js"
-import { loginCommand, logoutCommand } from "../cli/LoginCommand.js"
-import { recordsCommand } from "../cli/RecordsCommand.js"
-import { searchCommand } from "../cli/SearchCommand.js"
-import { usersCommand } from "../cli/UsersCommand.js"
-import { workspacesCommand } from "../cli/WorkspacesCommand.js"
 import { failureMessage } from "../cli/failureMessage.js"
-import { serverCommand } from "../cli/ServerCommand.js"
 import { terminalOutput } from "../cli/terminalOutput.js"
-import { workerCommand } from "../cli/WorkerCommand.js"
 import { GlossConfig } from "../Config.js"
 import { LoggingLive } from "../Logging.js"
 import { VERSION } from "../version.js"
-
-const gloss = Command.make("gloss").pipe(
-  Command.withDescription("Gloss: an annotation server with a REST API and a typed TypeScript client"),
-  Command.withSubcommands([
-    serverCommand,
-    workerCommand,
-    dbCommand,
-    bootstrapCommand,
-    usersCommand,
-    workspacesCommand,
-    datasetsCommand,
-    searchCommand,
-    recordsCommand,
-    deployCommand,
-    loginCommand,
-    logoutCommand
-  ])
-)
+import { gloss } from "../cli/gloss.js"
 
 const run = Command.run(gloss, { name: "gloss", version: VERSION })
 
