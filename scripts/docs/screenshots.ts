@@ -1,0 +1,191 @@
+/**
+ * `npm run docs:screenshots`: takes the tutorial's screenshots (docs/screenshots/tutorial-*.png, 1280 px wide) from
+ * the real UI, following docs/tutorial/first-dataset.md: a Gloss server on a temporary SQLite database started with
+ * the tutorial's variables, the UI built and served by it, Debian's Chromium driven through each step — sign-in,
+ * the new dataset, the import of the tutorial's CSV, the colleague created with the tutorial's own command, both
+ * people annotating (one page in bulk), review, team progress and the API key. The other screenshots in that folder
+ * come from the end-to-end tests (`GLOSS_SCREENSHOTS=1 npx vitest run --project ui-e2e`).
+ */
+import { execFileSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { ManagedRuntime } from "effect"
+import type { Browser, Page } from "playwright-core"
+import { TestServer, TestServerOn } from "../../test/support/server.js"
+import { buildUi, hasChromium, launch, repoPath, signIn } from "../../ui/test/e2e/browser.js"
+import { markedBlocks, readTutorial, reviews, reviewsCsv, startEnv } from "./tutorial.js"
+
+const OUT = repoPath("docs/screenshots")
+const WIDTH = 1280
+const HEIGHT = 800
+
+/** Which label each person gives each review (by its external id): they disagree on 3, 5 and 8. */
+const ANSWERS: Readonly<Record<"owner" | "colleague", Readonly<Record<string, "positive" | "negative" | "neutral">>>> = {
+  owner: { "review-1": "positive", "review-2": "negative", "review-3": "neutral", "review-4": "positive", "review-5": "neutral", "review-6": "negative", "review-7": "positive", "review-8": "negative" },
+  colleague: { "review-1": "positive", "review-2": "negative", "review-3": "positive", "review-4": "positive", "review-5": "negative", "review-6": "negative", "review-7": "positive", "review-8": "neutral" }
+}
+
+const markdown = readTutorial()
+const csv = reviewsCsv(markdown)
+/** review id → its text, from the tutorial's CSV. */
+const REVIEWS: ReadonlyArray<readonly [string, string]> = reviews(markdown).map((r) => [r.external_id, r.text] as const)
+const reviewOf = (shown: string) => {
+  const found = REVIEWS.find(([, text]) => shown.includes(text))
+  if (found === undefined) throw new Error(`no review of the tutorial's CSV reads ${JSON.stringify(shown.slice(0, 80))}`)
+  return found[0]
+}
+
+const shoot = async (page: Page, name: string) => {
+  const file = path.join(OUT, `tutorial-${name}.png`)
+  await page.screenshot({ path: file })
+  console.log(`${path.relative(repoPath("."), file)}: ${Math.round(fs.statSync(file).size / 1024)} kB`)
+}
+
+/** Polls `check` until it holds (or fails after 15 s with `what`). */
+const until = async (what: string, check: () => Promise<boolean>) => {
+  const end = Date.now() + 15_000
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/** Answers, in the focus view, every pending record the queue shows, as `who` would: the label, then Submit. */
+const answerAll = async (page: Page, who: keyof typeof ANSWERS, onEach?: (n: number) => Promise<void>) => {
+  for (let n = 0; ; n++) {
+    const card = page.locator(".record-card")
+    await until("a record or the end of the queue", async () => (await card.count()) === 0 || (await card.innerText()).length > 0)
+    if ((await card.count()) === 0) return
+    const shown = await card.innerText()
+    if (!REVIEWS.some(([, text]) => shown.includes(text))) return
+    const id = reviewOf(shown)
+    const text = REVIEWS.find(([r]) => r === id)?.[1] ?? "-"
+    const label = ANSWERS[who][id] ?? "neutral"
+    await page.getByRole("radio", { name: new RegExp(label) }).click()
+    await onEach?.(n)
+    await page.getByRole("button", { name: "Submit", exact: true }).click()
+    await until(`the record after ${id}`, async () => (await card.count()) === 0 || !(await card.innerText()).includes(text))
+  }
+}
+
+const main = async (browser: Browser, url: string, env: Readonly<Record<string, string>>) => {
+  const start = startEnv(markdown)
+  const owner = await browser.newContext({ viewport: { width: WIDTH, height: HEIGHT }, colorScheme: "light" })
+  const page = await owner.newPage()
+  page.setDefaultTimeout(15_000)
+
+  // 1. Sign-in, then the empty datasets page.
+  await page.goto(`${url}/`)
+  await page.waitForURL(/\/sign-in/)
+  await shoot(page, "sign-in")
+  await signIn(page, start["USERNAME"] ?? "", start["PASSWORD"] ?? "")
+  await page.getByRole("heading", { name: "No datasets yet" }).waitFor()
+  await shoot(page, "home-empty")
+
+  // 2. The new dataset.
+  await page.getByRole("link", { name: "New dataset" }).click()
+  await page.getByLabel("Name", { exact: true }).first().fill("product-reviews")
+  await page.getByLabel("Responses needed per record").fill("2")
+  await page.getByLabel("Guidelines (markdown)").fill("Label the review by its overall tone. Mixed reviews are **neutral**.")
+  const question = page.getByRole("group", { name: "question 1" })
+  await question.getByLabel("Name").fill("sentiment")
+  await question.getByLabel("Title").fill("Sentiment")
+  await question.getByLabel("Options").fill("positive\nnegative\nneutral")
+  await shoot(page, "new-dataset")
+  await page.getByRole("button", { name: "Create and publish" }).click()
+  await page.waitForURL(/\/dataset\/[^/]+\/settings$/)
+  const datasetId = /\/dataset\/([^/]+)\/settings/.exec(page.url())?.[1] ?? ""
+
+  // 3. The import of the tutorial's CSV.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gloss-tutorial-"))
+  const file = path.join(dir, "reviews.csv")
+  fs.writeFileSync(file, csv)
+  await page.getByRole("link", { name: "Import records" }).click()
+  await page.getByLabel(/CSV \(with a header row\)/).setInputFiles(file)
+  await until("the column mapping", async () => (await page.getByLabel("text", { exact: true }).inputValue()) === "field:text")
+  await page.getByRole("heading", { name: "2. Map the columns" }).scrollIntoViewIfNeeded()
+  await shoot(page, "import")
+  await page.getByRole("button", { name: "Import records" }).click()
+  await until("the import report", async () => (await page.getByRole("status").innerText()).includes("Finished."))
+  await page.getByRole("heading", { name: "4. Import" }).scrollIntoViewIfNeeded()
+  await shoot(page, "import-done")
+
+  // 4. The colleague's account, with the tutorial's own command, on the server's database.
+  const create = markedBlocks(markdown, "tutorial-check").flatMap((b) => b.split("\n")).find((l) => l.includes(" users create "))
+  if (create === undefined) throw new Error("the tutorial has no `users create` command")
+  const words = create.replace(/^npm run gloss -- /, "").split(/\s+/)
+  execFileSync(repoPath("node_modules/.bin/tsx"), [repoPath("src/bin/gloss.ts"), ...words], {
+    env: { ...process.env, ...env, GLOSS_LOG_LEVEL: "warning" },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  const colleague = { username: words[words.indexOf("--username") + 1] ?? "", password: words[words.indexOf("--password") + 1] ?? "" }
+
+  // The owner answers: a screenshot after two records, then the rest.
+  await page.goto(`${url}/dataset/${datasetId}/annotation-mode`)
+  await page.locator(".record-card").waitFor()
+  await answerAll(page, "owner", async (n) => {
+    if (n === 2) await shoot(page, "annotate")
+  })
+
+  // The colleague: one page in bulk (the reviews she finds negative), then the rest one by one.
+  const other = await browser.newContext({ viewport: { width: WIDTH, height: HEIGHT }, colorScheme: "light" })
+  const theirs = await other.newPage()
+  theirs.setDefaultTimeout(15_000)
+  await theirs.goto(`${url}/`)
+  await signIn(theirs, colleague.username, colleague.password)
+  await theirs.getByRole("link", { name: "product-reviews" }).click()
+  await theirs.locator(".record-card").waitFor()
+  await theirs.getByRole("button", { name: "Bulk", exact: true }).click()
+  await theirs.locator(".bulk-card").first().waitFor()
+  const cards = theirs.locator(".bulk-card")
+  for (let i = 0; i < (await cards.count()); i++) {
+    const card = cards.nth(i)
+    if (ANSWERS.colleague[reviewOf(await card.innerText())] === "negative") await card.getByRole("checkbox").first().click()
+  }
+  await theirs.getByRole("radio", { name: /negative/i }).click()
+  await theirs.locator("main h1, .bulk-card").first().scrollIntoViewIfNeeded()
+  await shoot(theirs, "bulk")
+  await theirs.getByRole("button", { name: "Submit", exact: true }).click()
+  const negative = Object.values(ANSWERS.colleague).filter((label) => label === "negative").length
+  await until("the bulk answers", async () => (await theirs.locator(".my-submitted").innerText()).startsWith(`${negative} of`))
+  await theirs.getByRole("button", { name: "Focus", exact: true }).click()
+  await theirs.locator(".record-card").waitFor()
+  await answerAll(theirs, "colleague")
+  await other.close()
+
+  // 5. Review: the records where they disagree; then progress by annotator.
+  await page.goto(`${url}/dataset/${datasetId}/annotation-mode`)
+  await page.getByRole("button", { name: "Review" }).click()
+  await page.locator(".review-panel").waitFor()
+  await page.getByLabel("Show").selectOption("disagreement")
+  await until("a disagreement", async () => (await page.locator(".review-panel").innerText()).includes("Disagreement"))
+  await shoot(page, "review")
+  await page.goto(`${url}/dataset/${datasetId}/team`)
+  await until("the team's progress", async () => (await page.getByRole("table").innerText()).includes(colleague.username))
+  await shoot(page, "team-progress")
+
+  // 6. The API key the export logs in with.
+  await page.goto(`${url}/user-settings`)
+  await until("the API key", async () => (await page.locator("input[aria-label='API key']").inputValue()) !== "")
+  await shoot(page, "my-settings")
+  await owner.close()
+  fs.rmSync(dir, { recursive: true, force: true })
+}
+
+if (!hasChromium) throw new Error("docs:screenshots needs Chromium at /usr/bin/chromium (apt-get install chromium)")
+buildUi()
+fs.mkdirSync(OUT, { recursive: true })
+const home = fs.mkdtempSync(path.join(os.tmpdir(), "gloss-screenshots-"))
+const env = { ...startEnv(markdown), GLOSS_HOME_PATH: home, GLOSS_LOG_LEVEL: "warning", HF_HUB_DISABLE_TELEMETRY: "1" }
+const runtime = ManagedRuntime.make(TestServerOn("sqlite", env))
+let browser: Browser | undefined
+try {
+  const { url } = await runtime.runPromise(TestServer)
+  browser = await launch()
+  await main(browser, url, env)
+} finally {
+  await browser?.close()
+  await runtime.dispose()
+  fs.rmSync(home, { recursive: true, force: true })
+}
