@@ -117,6 +117,18 @@ const killed = (proc: Proc, signal: NodeJS.Signals) =>
   })
 
 /** A JSON call; `undefined` when no answer came (connection refused or cut: the server died). */
+/** Waits (at most a minute) until one of `bases` answers its status endpoint. */
+const untilOneAnswers = async (bases: ReadonlyArray<string>) => {
+  const until = Date.now() + 60_000
+  while (Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 250))
+    for (const base of bases) {
+      const answered = await fetch(`${base}/api/v1/status`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false)
+      if (answered) return
+    }
+  }
+}
+
 const call = async (base: string, key: string, method: string, url: string, body?: unknown) => {
   try {
     const response = await fetch(`${base}/api/v1${url}`, {
@@ -251,8 +263,11 @@ describe.each(SETUPS)("scale-out with kill -9: $name", (setup) => {
           } else {
             unansweredBatches.push(batch)
           }
-          // A client backs off after a failure: with one server, later batches reach it once it is back.
-          await new Promise((r) => setTimeout(r, answer?.status === 200 ? 100 : 1_000))
+          // A client backs off after a failure until a server answers again: with one server, later batches reach
+          // it once it is back. A restarted server refuses connections until it is ready, so a fixed pause would
+          // let a slow restart (a loaded machine) swallow every remaining batch.
+          if (answer?.status === 200) await new Promise((r) => setTimeout(r, 100))
+          else await untilOneAnswers(servers())
         }
         ingesting = false
       }
