@@ -48,9 +48,13 @@ export default defineConfig({
     // vitest's own summary, then a plain `tests: N passed, N failed, N skipped` line that CI log readers know.
     reporters: ["default", "./test/support/plainSummary.ts"],
     pool: "forks",
-    poolOptions: { forks: { maxForks: WORKERS, minForks: 1 } },
+    // Everything but the unit tier runs after it, together.
+    sequence: { groupOrder: 1 },
+    poolOptions: { forks: { maxForks: WORKERS, minForks: 1 }, threads: { isolate: false, maxThreads: 2, minThreads: 1 } },
     projects: [
-      project("unit", tiers.unit.unit),
+      // First and alone: quick, CPU-bound, and one of them times a computation. Threads that keep the modules they
+      // imported from one file to the next (the files change no global state).
+      project("unit", tiers.unit.unit, { pool: "threads", sequence: { groupOrder: 0 } }),
       project("integration", tiers.integration.integration),
       project("engines", tiers.engines.engines),
       project("process", tiers.process.process),
@@ -65,6 +69,7 @@ export default defineConfig({
           test: {
             name: "browser",
             include: [...tiers.browser.browser.include],
+            sequence: { groupOrder: 1 },
             testTimeout: 30_000,
             browser: {
               enabled: true,
