@@ -68,8 +68,9 @@ export const configurationPage = (): string => {
     "case.",
     "",
     "The server, `gloss worker` and the admin commands that open the database (`gloss db`, `gloss bootstrap`,",
-    "`gloss users`, `gloss workspaces`, `gloss search`) read the same variables: give every process of one deployment",
-    "the same values."
+    "`gloss users`, `gloss workspaces`, `gloss datasets list`, `gloss search`, `gloss records`) read the same",
+    "variables: give every process of one deployment the same values. The [command line](./cli.md) lists the",
+    "commands."
   ]
   for (const group of groups) {
     const rows = variables.filter((v) => v.group === group.id)

@@ -71,8 +71,8 @@ export const groups: ReadonlyArray<{ readonly id: GroupId; readonly title: strin
   {
     id: "client",
     title: "Command line and client",
-    intro: "Read on the machine that runs `gloss login`, the admin commands that talk to a server, " +
-      "`gloss deploy`, and the typed TypeScript client — not by the server."
+    intro: "Read where `gloss login`, `gloss datasets export` and `import`, `gloss deploy` and the typed " +
+      "TypeScript client run, not by the server."
   }
 ]
 
