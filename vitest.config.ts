@@ -30,13 +30,11 @@ if (!hasChromium) {
 }
 
 /**
- * Files at a time, measured on a 2-core machine, where a full run is bound by CPU (3 forks for every node tier and
- * the browser: 20.5 min wall, 32 min CPU; the files spent 22 min, summed, starting a process and importing modules).
- * So the in-process tiers (unit, integration, engines) run in 2 threads that keep their imported modules from one
- * file to the next, and the tiers that spawn processes or drive Chromium in WORKERS forks of their own, beside them.
+ * Worker processes for the node projects, measured on a 2-core machine: WORKERS files at a time (most of a file's
+ * time is spent waiting on PostgreSQL, Redis, a cluster or a child process, not on this process's CPU).
  * GLOSS_TEST_WORKERS overrides it.
  */
-const WORKERS = Number(process.env["GLOSS_TEST_WORKERS"] ?? 2)
+const WORKERS = Number(process.env["GLOSS_TEST_WORKERS"] ?? 3)
 
 const project = (name: string, tier: Tier, test: TestProjectInlineConfiguration["test"] = {}): TestProjectInlineConfiguration => ({
   extends: true,
@@ -57,9 +55,8 @@ export default defineConfig({
       // First and alone: quick, CPU-bound, and one of them times a computation. Threads that keep the modules they
       // imported from one file to the next (the files change no global state).
       project("unit", tiers.unit.unit, { pool: "threads", sequence: { groupOrder: 0 } }),
-      // In-process servers: threads that keep their modules too (a fifth less CPU than a fresh process a file).
-      project("integration", tiers.integration.integration, { pool: "threads" }),
-      project("engines", tiers.engines.engines, { pool: "threads" }),
+      project("integration", tiers.integration.integration),
+      project("engines", tiers.engines.engines),
       project("process", tiers.process.process),
       // The journeys are served the UI built once for the run (test/support/buildUiOnce.ts), not once a file.
       project("browser-e2e", tiers.browser["browser-e2e"], hasChromium ? { globalSetup: ["./test/support/buildUiOnce.ts"] } : {}),
