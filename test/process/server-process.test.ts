@@ -157,7 +157,9 @@ describe("gloss server (process)", () => {
     expect(await run({})).toContain(FIRST_OWNER_HINT)
     expect(await run({ USERNAME: "first-owner", PASSWORD: "first-owner-pw" })).not.toContain(FIRST_OWNER_HINT)
     expect(await run({})).not.toContain(FIRST_OWNER_HINT)
-  })
+    // Three starts in a row, each compiling the server with tsx: beside the other tiers' files that takes more than
+    // the default 30 s.
+  }, 90_000)
 
   it("`npm start` runs the server in npm's place (exec), so a supervisor's SIGTERM to npm stops it", async () => {
     if (!fs.existsSync(path.join(ROOT, "dist/gloss.mjs"))) {
