@@ -4,11 +4,13 @@
  */
 import { HttpApi, OpenApi } from "@effect/platform"
 import { InternalServerError, PayloadTooLarge, ServiceUnavailable, ValidationError } from "../domain/Errors.js"
+import { AccountGroup } from "./groups/Account.js"
 import { AuthGroup } from "./groups/Auth.js"
 import { DatasetsGroup } from "./groups/Datasets.js"
 import { FieldsGroup, MetadataPropertiesGroup, QuestionsGroup, VectorSettingsGroup } from "./groups/DatasetSettings.js"
 import { HealthGroup } from "./groups/Health.js"
 import { InfoGroup } from "./groups/Info.js"
+import { InvitationsGroup } from "./groups/Invitations.js"
 import { JobsGroup } from "./groups/Jobs.js"
 import { MeGroup } from "./groups/Me.js"
 import { OAuth2Group } from "./groups/OAuth2.js"
@@ -16,6 +18,7 @@ import { ProgressGroup } from "./groups/Progress.js"
 import { RecordsGroup } from "./groups/Records.js"
 import { ResponsesGroup } from "./groups/Responses.js"
 import { SearchGroup } from "./groups/Search.js"
+import { SetupGroup } from "./groups/Setup.js"
 import { SuggestionsGroup } from "./groups/Suggestions.js"
 import { UsersGroup } from "./groups/Users.js"
 import { WebhooksGroup } from "./groups/Webhooks.js"
@@ -48,6 +51,10 @@ export class Api extends HttpApi.make("gloss")
   .addError(ServiceUnavailable.http)
   .addError(InternalServerError.http)
   .prefix("/api/v1")
+  // Gloss's own endpoints, outside Argilla's paths (`prefix` above only prefixed the groups added before it).
+  .add(SetupGroup.prefix("/api/gloss"))
+  .add(InvitationsGroup.prefix("/api/gloss"))
+  .add(AccountGroup.prefix("/api/gloss"))
   .annotate(OpenApi.Title, "Gloss API")
   .annotate(OpenApi.Description, "Annotation server, wire-compatible with Argilla's /api/v1")
 {}

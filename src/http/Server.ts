@@ -16,11 +16,13 @@ import { GlossConfig } from "../Config.js"
 import { Api } from "../contract/Api.js"
 import { AuthenticationLive } from "./AuthenticationLive.js"
 import { ErrorResponsesLive } from "./ErrorResponses.js"
+import { AccountLive } from "./handlers/Account.js"
 import { AuthLive } from "./handlers/Auth.js"
 import { DatasetsLive } from "./handlers/Datasets.js"
 import { FieldsLive, MetadataPropertiesLive, QuestionsLive, VectorSettingsLive } from "./handlers/DatasetSettings.js"
 import { HealthLive } from "./handlers/Health.js"
 import { InfoLive } from "./handlers/Info.js"
+import { InvitationsLive } from "./handlers/Invitations.js"
 import { JobsLive } from "./handlers/Jobs.js"
 import { MeLive } from "./handlers/Me.js"
 import { OAuth2Live } from "./handlers/OAuth2.js"
@@ -28,6 +30,7 @@ import { ProgressLive } from "./handlers/Progress.js"
 import { RecordsLive } from "./handlers/Records.js"
 import { ResponsesLive } from "./handlers/Responses.js"
 import { SearchLive } from "./handlers/Search.js"
+import { SetupLive } from "./handlers/Setup.js"
 import { SuggestionsLive } from "./handlers/Suggestions.js"
 import { UsersLive } from "./handlers/Users.js"
 import { WebhooksLive } from "./handlers/Webhooks.js"
@@ -60,7 +63,10 @@ const GroupsLive = Layer.mergeAll(
   SuggestionsLive,
   ProgressLive,
   SearchLive,
-  WebhooksLive
+  WebhooksLive,
+  SetupLive,
+  InvitationsLive,
+  AccountLive
 ).pipe(
   Layer.provide(AuthenticationLive),
   Layer.provide([Auth.Default, OAuth.Default, Users.Default, Workspaces.Default])
