@@ -40,10 +40,10 @@ export const KEYS = {
 export const HELP: ReadonlyArray<{ readonly keys: string; readonly does: string }> = [
   { keys: "↑ / ↓", does: "Move to the previous / next question" },
   { keys: "1 … 9, 0", does: "Pick option 1 … 10 of the current question (toggle for multi-label; rank for ranking)" },
-  { keys: "Tab / Shift+Tab", does: "Move between options and buttons" },
+  { keys: "Tab / Shift+Tab", does: "Move between options and buttons (Space toggles an option; Enter presses a button)" },
   { keys: "Shift+Enter", does: "Type in the current text question, or start marking spans in its text" },
   { keys: "Esc", does: "Leave the text box or span text" },
-  { keys: "Enter", does: "Submit the record" },
+  { keys: "Enter", does: "Submit the record, also from an option or rank just picked (in a text box: a new line)" },
   { keys: "Ctrl+S (⌘S)", does: "Save as draft" },
   { keys: "Backspace", does: "Discard the record" },
   { keys: "← / →", does: "Previous / next record" },

@@ -45,9 +45,14 @@ interface Props {
   readonly onHelp: () => void
 }
 
-/** Enter on a focused button or link presses it; it does not also submit the record. */
+/**
+ * Enter on a focused button or link presses it; it does not also submit the record. An answer's option is the
+ * exception: a mouse click leaves the focus on it, and pressing it again would undo the pick the user is about to
+ * submit. Space still toggles a focused option; Enter submits, as the help sheet says.
+ */
 const pressesItself = (target: EventTarget | null) =>
-  target instanceof HTMLElement && target.closest("button, a[href], summary") !== null
+  target instanceof HTMLElement && target.closest("button, a[href], summary") !== null &&
+  target.closest(".question-form .option") === null
 
 export const RecordWorkspace = (props: Props) => {
   const { dataset, fields, questions, record } = props
@@ -196,7 +201,10 @@ export const RecordWorkspace = (props: Props) => {
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || document.querySelector("dialog[open]") !== null) return
-      const action = actionFor(event, isTyping(event.target))
+      // A rank's `<select>` takes digits and arrows as a text box does, but Enter means nothing on a closed one:
+      // there it submits, as on an option.
+      const onSelect = event.key === "Enter" && event.target instanceof HTMLSelectElement
+      const action = actionFor(event, isTyping(event.target) && !onSelect)
       if (action === undefined) return
       if ((action._tag === "submit" || action._tag === "enterQuestion") && pressesItself(event.target)) return
       event.preventDefault()
