@@ -6,6 +6,7 @@
  */
 import { Effect, Layer } from "effect"
 import { GlossConfig } from "./Config.js"
+import { Exports, exportToFile } from "./services/exports/Exports.js"
 import { exportToHub, HubExport } from "./services/hub/HubExport.js"
 import { HubImport, importFromHub } from "./services/hub/HubImport.js"
 import { JobHandlers } from "./services/jobs/JobHandlers.js"
@@ -22,14 +23,16 @@ export const AppJobHandlersLive = JobHandlers.layer(Effect.all([
   recomputeStatuses,
   applyResponses,
   exportToHub,
-  importFromHub
+  importFromHub,
+  exportToFile
 ])).pipe(
   Layer.provide([
     WebhookDelivery.Default,
     StatusRecomputation.Default,
     ApplyResponses.Default,
     HubExport.Default,
-    HubImport.Default
+    HubImport.Default,
+    Exports.Default
   ])
 )
 

@@ -7,6 +7,7 @@ import { InternalServerError, PayloadTooLarge, ServiceUnavailable, ValidationErr
 import { AccountGroup } from "./groups/Account.js"
 import { AuthGroup } from "./groups/Auth.js"
 import { DatasetsGroup } from "./groups/Datasets.js"
+import { ExportsGroup } from "./groups/Exports.js"
 import { FieldsGroup, MetadataPropertiesGroup, QuestionsGroup, VectorSettingsGroup } from "./groups/DatasetSettings.js"
 import { HealthGroup } from "./groups/Health.js"
 import { InfoGroup } from "./groups/Info.js"
@@ -55,6 +56,7 @@ export class Api extends HttpApi.make("gloss")
   .add(SetupGroup.prefix("/api/gloss"))
   .add(InvitationsGroup.prefix("/api/gloss"))
   .add(AccountGroup.prefix("/api/gloss"))
+  .add(ExportsGroup.prefix("/api/gloss"))
   .annotate(OpenApi.Title, "Gloss API")
   .annotate(OpenApi.Description, "Annotation server, wire-compatible with Argilla's /api/v1")
 {}

@@ -19,6 +19,7 @@ import { ErrorResponsesLive } from "./ErrorResponses.js"
 import { AccountLive } from "./handlers/Account.js"
 import { AuthLive } from "./handlers/Auth.js"
 import { DatasetsLive } from "./handlers/Datasets.js"
+import { ExportsLive } from "./handlers/Exports.js"
 import { FieldsLive, MetadataPropertiesLive, QuestionsLive, VectorSettingsLive } from "./handlers/DatasetSettings.js"
 import { HealthLive } from "./handlers/Health.js"
 import { InfoLive } from "./handlers/Info.js"
@@ -66,7 +67,8 @@ const GroupsLive = Layer.mergeAll(
   WebhooksLive,
   SetupLive,
   InvitationsLive,
-  AccountLive
+  AccountLive,
+  ExportsLive
 ).pipe(
   Layer.provide(AuthenticationLive),
   Layer.provide([Auth.Default, OAuth.Default, Users.Default, Workspaces.Default])

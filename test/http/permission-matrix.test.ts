@@ -96,6 +96,11 @@ const table: Readonly<Record<string, Case | ReadonlyArray<Case>>> = {
     ...dataset(w),
     json: { name: "org/matrix", subset: "default", split: "train", mapping: { fields: [{ source: "text", target: "text" }] } }
   })),
+  // An export of every record (the world's dataset is small); whoever may list all of them may export.
+  "exports.start": needs("records.list", (w) => ({ ...dataset(w), json: { format: "jsonl" } })),
+  // Not an export's job: 404 for anyone signed in. Who may download a real one (its starter, owners; 404 for anyone
+  // else) is test/http/exports.test.ts.
+  "exports.download": { access: "signedIn", request: (w) => ({ params: { id: w.job } }), accept: [404], note: "not an export" },
   "datasets.update": needs("datasets.manage", (w) => ({ ...dataset(w), json: { guidelines: "Read twice" } })),
   "datasets.delete": needs("datasets.manage", (w) => fresh(w.freshDraft, ({ id }) => ({ params: { id } }))),
   "datasets.publish": needs("datasets.manage", (w) =>
