@@ -86,7 +86,13 @@ export const Home = () => {
                 <td data-label="Last activity">
                   <time dateTime={d.last_activity_at.toISOString()}>{dateFormat.format(d.last_activity_at)}</time>
                 </td>
-                {manager ? <td data-label="Settings"><Link to={`/dataset/${d.id}/settings`}>Settings<span className="visually-hidden"> of {d.name}</span></Link></td> : null}
+                {manager ? (
+                  <td data-label="Settings">
+                    <Link to={`/dataset/${d.id}/settings`}>Settings<span className="visually-hidden"> of {d.name}</span></Link>
+                    {" · "}
+                    <Link to={`/dataset/${d.id}/import`}>Import<span className="visually-hidden"> records into {d.name}</span></Link>
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>

@@ -224,7 +224,14 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
                       <button type="button" className="secondary" onClick={() => goTo(0)}>Back to the first record</button>
                     </>
                   )
-                  : <h2>No records in this queue</h2>}
+                  : (
+                    <>
+                      <h2>No records in this queue</h2>
+                      {canManage(me?.role)
+                        ? <p><Link to={`/dataset/${datasetId}/import`} className="button">Import records</Link> from a file or the Hugging Face Hub.</p>
+                        : null}
+                    </>
+                  )}
               </section>
             )}
         </div>
