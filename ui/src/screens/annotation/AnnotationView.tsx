@@ -16,7 +16,7 @@ import {
   refreshProgress
 } from "../../data/queries.js"
 import { restoreResponse, useQueue } from "../../data/records.js"
-import { queryFromUrl, urlParams } from "../../data/search.js"
+import { queryFromUrl, searchBody, urlParams } from "../../data/search.js"
 import { actionFor, isTyping, KEYS } from "../../keyboard/shortcuts.js"
 import { Link, setSearch, useLocation } from "../../router.js"
 import { BulkView } from "./bulk/BulkView.js"
@@ -30,6 +30,7 @@ import { ReviewToggle } from "./review/ReviewToggle.js"
 import { RecordWorkspace, type SavedChange } from "./RecordWorkspace.js"
 import { UndoToast } from "./UndoToast.js"
 import { canManage } from "../../data/settings.js"
+import { ExportButton } from "../export/ExportDialog.js"
 
 /** How long a save can be undone. */
 const UNDO_MS = 10_000
@@ -146,6 +147,7 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
           : null}
         {canReview(me?.role) ? <ReviewToggle on={reviewing} /> : null}
         {canManage(me?.role) ? <Link to={`/dataset/${datasetId}/settings`} className="button">Settings</Link> : null}
+        {canManage(me?.role) ? <ExportButton datasetId={datasetId} query={searchBody(query)} /> : null}
         <button type="button" className="secondary" onClick={() => help.current?.showModal()} aria-keyshortcuts="?">
           Shortcuts <kbd aria-hidden="true">{KEYS.help}</kbd>
         </button>
