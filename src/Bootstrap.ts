@@ -1,19 +1,41 @@
 /**
  * The owner bootstrap, as Argilla's container does it: with `USERNAME` and `PASSWORD` set, the owner exists after
- * start-up, with `API_KEY` as its key when given, and member of `WORKSPACE` when given. Running it again changes
- * nothing.
+ * start-up, with `API_KEY` as its key when given, and member of `WORKSPACE` (when it is created without one, of a
+ * workspace named "default"). Running it again changes nothing. Without them, and with no owner yet, the log shows
+ * the link to the set-up page, where a browser creates the first owner (services/setup/).
  */
 import { Effect, Option, Redacted } from "effect"
-import { GlossConfig } from "./Config.js"
+import { GlossConfig, type GlossConfigShape } from "./Config.js"
 import { Conflict } from "./domain/Errors.js"
+import { setupToken } from "./services/setup/setupToken.js"
 import { Users } from "./services/users/Users.js"
 import { Workspaces } from "./services/workspaces/Workspaces.js"
 
-/** What the log says when nobody can sign in yet. */
-export const FIRST_OWNER_HINT = "No owner exists yet, so nobody can sign in. Create the first one by starting the server " +
-  "with USERNAME and PASSWORD set (USERNAME=admin PASSWORD=<8+ characters> npm start; API_KEY and WORKSPACE are " +
-  "optional), or with `npm run gloss -- users create --username admin --password <8+ characters> --role owner` on the " +
-  "same database."
+/** How the log line begins when nobody can sign in yet (the rest is the set-up link: `firstOwnerHint`). */
+export const FIRST_OWNER_HINT = "No owner exists yet."
+
+/** The workspace an owner made from USERNAME and PASSWORD is given when WORKSPACE is unset. */
+export const DEFAULT_OWNER_WORKSPACE = "default"
+
+/**
+ * Where a browser finds the set-up page: the Space's public address on a Hugging Face Space, else the configured
+ * host and port (`localhost` for a server listening on every interface), under GLOSS_BASE_URL.
+ */
+export const setupUrl = (config: Pick<GlossConfigShape, "server" | "space">, token: string): string => {
+  const origin = Option.match(Option.flatMap(config.space, (space) => space.host), {
+    onSome: (host) => `https://${host}`,
+    onNone: () => {
+      const host = config.server.host
+      const name = host === "" || host === "0.0.0.0" || host === "::" ? "localhost" : host.includes(":") ? `[${host}]` : host
+      return `http://${name}:${config.server.port}`
+    }
+  })
+  return `${origin}${config.server.baseUrl}/setup?token=${token}`
+}
+
+/** The one line a first start logs: the set-up link, or the variables that create the owner instead. */
+export const firstOwnerHint = (url: string) =>
+  `${FIRST_OWNER_HINT} Open ${url} to create one (or start with USERNAME and PASSWORD set).`
 
 /**
  * A create that met a unique violation (a `Conflict`) because another process created the same thing meanwhile:
@@ -37,7 +59,8 @@ export const ensureOwner = Effect.gen(function*() {
       yield* Effect.logWarning("PASSWORD is set without USERNAME: set both to create the owner; nothing was created")
     } else if (!(yield* (yield* Users).hasOwner)) {
       // A first start with nobody to sign in as: say how to get the first account rather than leave a silent server.
-      yield* Effect.logWarning(FIRST_OWNER_HINT)
+      const config = yield* GlossConfig
+      yield* Effect.logWarning(firstOwnerHint(setupUrl(config, yield* setupToken(config))))
     }
     return
   }
@@ -71,11 +94,20 @@ export const ensureOwner = Effect.gen(function*() {
     orCreatedMeanwhile(find)
   )
 
-  if (Option.isSome(owner.workspace)) {
-    const name = owner.workspace.value
-    const findWorkspace = workspaces.findByName(name)
+  // WORKSPACE is made sure of on every start. Without it, an owner that did not exist when this start began gets
+  // "default", so that the first sign-in finds somewhere to put a dataset; an owner who deleted it later is not
+  // given it again. (Replicas starting together may both do this: each step tolerates the other's.)
+  const workspaceName = Option.isSome(owner.workspace)
+    ? owner.workspace.value
+    : Option.isNone(found)
+    ? DEFAULT_OWNER_WORKSPACE
+    : undefined
+  if (workspaceName !== undefined) {
+    const findWorkspace = workspaces.findByName(workspaceName)
     const existing = yield* findWorkspace
-    const workspace = Option.isSome(existing) ? existing.value : yield* workspaces.createTrusted({ name }).pipe(orCreatedMeanwhile(findWorkspace))
+    const workspace = Option.isSome(existing)
+      ? existing.value
+      : yield* workspaces.createTrusted({ name: workspaceName }).pipe(orCreatedMeanwhile(findWorkspace))
     yield* workspaces.addUserTrusted(workspace.id, user.id).pipe(Effect.catchTag("Conflict", () => Effect.void))
   }
 }).pipe(Effect.withSpan("Bootstrap.ensureOwner"))

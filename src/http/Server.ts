@@ -40,8 +40,11 @@ import { AppModuleLive } from "./AppModule.js"
 import { requestPipeline } from "./RequestPipeline.js"
 import { ShareProgressLive } from "./ShareProgress.js"
 import { StaticUiLive } from "./StaticUi.js"
+import { Account } from "../services/account/Account.js"
 import { Auth } from "../services/auth/Auth.js"
+import { Invitations } from "../services/invitations/Invitations.js"
 import { OAuth } from "../services/oauth/OAuth.js"
+import { Setup } from "../services/setup/Setup.js"
 import { Users } from "../services/users/Users.js"
 import { Workspaces } from "../services/workspaces/Workspaces.js"
 
@@ -71,7 +74,7 @@ const GroupsLive = Layer.mergeAll(
   ExportsLive
 ).pipe(
   Layer.provide(AuthenticationLive),
-  Layer.provide([Auth.Default, OAuth.Default, Users.Default, Workspaces.Default])
+  Layer.provide([Auth.Default, OAuth.Default, Users.Default, Workspaces.Default, Setup.Default, Invitations.Default, Account.Default])
 )
 
 /** The API's routes as the `HttpApi.Api` service the server is built from. */
@@ -102,6 +105,9 @@ const docsRedirects = (baseUrl: string) =>
     return Effect.zipRight(router.get("/docs", Effect.succeed(toDocs)), router.get("/api", Effect.succeed(toDocs)))
   })
 
+/** Whether a request's query string has a `token` parameter (the set-up page's, an invitation lookup's). */
+const carriesToken = (url: string) => /[?&]token=/.test(url)
+
 /** Serves the API on the `HttpServer` in context. */
 export const HttpLive = Layer.unwrapEffect(Effect.gen(function*() {
   const config = yield* GlossConfig
@@ -114,6 +120,7 @@ export const HttpLive = Layer.unwrapEffect(Effect.gen(function*() {
     Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]),
     Layer.provide(ApiLive),
     // Per-request tracing spans cost a large share of throughput; they are only worth it when someone collects them.
-    HttpMiddleware.withTracerDisabledWhen(() => Option.isNone(config.tracing))
+    // A span records the whole URL: none for the requests that carry a set-up or invitation token in the query.
+    HttpMiddleware.withTracerDisabledWhen((request) => Option.isNone(config.tracing) || carriesToken(request.url))
   )
 }))

@@ -22,6 +22,13 @@ const rows = {
   "workspaces.listUsers": { admin: "member", annotator: "no" },
   "workspaces.addUser": { admin: "no", annotator: "no" },
   "workspaces.removeUser": { admin: "member", annotator: "no" },
+  // Renaming is a Gloss extension (Argilla has none): owners only, as creating and deleting.
+  "workspaces.rename": { admin: "no", annotator: "no" },
+  // Invitation links (a Gloss extension, services/invitations/): an admin onboards annotators into their own
+  // workspaces, where Argilla lets only owners create users (docs/explanation/security.md).
+  "invitations.create": { admin: "member", annotator: "no" },
+  "invitations.inviteAdmins": { admin: "no", annotator: "no" },
+  "invitations.list": { admin: "yes", annotator: "no" },
   // datasets and their settings
   "datasets.listInWorkspace": { admin: "member", annotator: "member" },
   "datasets.read": { admin: "member", annotator: "member" },

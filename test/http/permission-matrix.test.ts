@@ -22,7 +22,7 @@ import {
   send
 } from "../support/permissionMatrix.js"
 import { ANSWER, call, type Json, makeWorld, type World } from "../support/permissionWorld.js"
-import { OWNER, TestServerLive } from "../support/server.js"
+import { OWNER, raw, TestServerLive } from "../support/server.js"
 
 const none = () => ({})
 const open = (request: Case["request"] = none, accept: ReadonlyArray<number> = []): Case => ({
@@ -51,6 +51,22 @@ const listsW1 = (pick: (world: World) => string): Case["check"] => (body, caller
   const shown = items(body).some((item) => item.id === pick(world))
   return shown === caller.member ? undefined : `${shown ? "shows" : "hides"} ${pick(world)}`
 }
+
+/** An invitation into `workspace`, made by the owner: its id. */
+const ownersInvitation = (workspace: string) => Effect.map(
+  raw("/api/gloss/invitations", {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-gloss-api-key": OWNER.apiKey },
+    body: JSON.stringify({ role: "annotator", workspace_ids: [workspace] })
+  }),
+  (response) => String((response.body as Json).id)
+)
+
+/** The API key of a new owner. */
+const secondOwnerKey = Effect.map(
+  call("POST", "/users", { first_name: "Second", username: unique("owner"), password: "password-1234", role: "owner" }),
+  (user) => String(user.api_key)
+)
 
 /** One row per operation id (several cases when the answer depends on the target). */
 const table: Readonly<Record<string, Case | ReadonlyArray<Case>>> = {
@@ -236,7 +252,32 @@ const table: Readonly<Record<string, Case | ReadonlyArray<Case>>> = {
         params: { id: String(hook.id) }
       }))
       : { params: { id: w.webhook } }),
-  "webhooks.ping": needs("webhooks.manage", (w) => ({ params: { id: w.webhook } }))
+  "webhooks.ping": needs("webhooks.manage", (w) => ({ params: { id: w.webhook } })),
+  // Gloss's team endpoints (/api/gloss). The owner exists, so a set-up answers 409 to everyone.
+  "setup.status": open(),
+  "setup.create": open(() => ({ json: { username: unique("late"), password: "password-1234", workspace: unique("late") } }), [409]),
+  "invitations.create": needs("invitations.create", (w) => ({ json: { role: "annotator", workspace_ids: [w.w1] } })),
+  "invitations.list": needs("invitations.list", none),
+  // A fresh invitation into W1: an admin outside W1 is not shown it (404), as for an id that does not exist.
+  "invitations.revoke": needs("invitations.list", (w) => fresh(ownersInvitation(w.w1), (id) => ({ params: { id } })), { accept: [404] }),
+  "invitations.lookup": open(() => ({ query: "token=not-a-token" }), [404]),
+  "invitations.accept": open(() => ({
+    json: { token: "not-a-token", username: unique("invited"), password: "password-1234", first_name: "Invited" }
+  }), [404]),
+  // A wrong current password (403), so that nobody's password changes.
+  "account.changePassword": {
+    access: "signedIn",
+    request: () => ({ json: { current_password: "not-the-password", new_password: "password-5678" } }),
+    accept: [403]
+  },
+  // The world's owner calls with its API key: a second owner's key is renewed in its place.
+  "account.regenerateApiKey": {
+    access: "signedIn",
+    request: (_, caller) =>
+      caller.name === "owner" ? fresh(secondOwnerKey, (key) => ({ headers: { "x-gloss-api-key": key } })) : {}
+  },
+  "account.renameWorkspace": needs("workspaces.rename", (w) =>
+    fresh(w.freshWorkspace, (id) => ({ params: { id }, json: { name: unique("renamed") } })))
 }
 
 for (const dialect of dialects) {

@@ -13,6 +13,8 @@ export interface Request {
   readonly query?: string
   readonly json?: unknown
   readonly form?: Readonly<Record<string, string>>
+  /** Headers that replace the caller's (a row that must not act as the world's owner itself). */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 /** `public`: no credentials needed. `signedIn`: any valid credentials. Otherwise Policy actions, all needed. */
@@ -84,7 +86,7 @@ export const send = (method: string, template: string, request: Request, caller:
   return raw(`${path}${request.query === undefined ? "" : `?${request.query}`}`, {
     method,
     redirect: "manual",
-    headers: { ...caller.headers, ...(body === undefined ? {} : { "content-type": body.type }) },
+    headers: { ...caller.headers, ...request.headers, ...(body === undefined ? {} : { "content-type": body.type }) },
     ...(body === undefined ? {} : { body: body.body })
   })
 }

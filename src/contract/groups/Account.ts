@@ -18,8 +18,8 @@ export class AccountGroup extends HttpApiGroup.make("account")
       .addError(Forbidden.http).addError(Unprocessable.http).addError(SignInLimited.http)
       .annotate(
         OpenApi.Description,
-        "Change your own password. 403 for a wrong current password (counted with the failed sign-ins), 422 for an " +
-          "account without a password (signed up through OAuth)."
+        "Change your own password. 403 for a wrong current password (counted with the failed sign-ins, so 429 " +
+          "once they are used up), 422 for a new password equal to the current one."
       )
   )
   .add(

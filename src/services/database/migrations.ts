@@ -16,6 +16,7 @@ import m0010 from "./migrations/0010_job_progress.js"
 import m0011 from "./migrations/0011_record_texts_fields_index.js"
 import m0012 from "./migrations/0012_credentials_at_rest.js"
 import m0013 from "./migrations/0013_webhook_health.js"
+import m0014 from "./migrations/0014_invitations.js"
 import m0015 from "./migrations/0015_export_files.js"
 
 /** By name; exported so that tests can bring a database to an earlier schema. */
@@ -32,6 +33,7 @@ export const migrations = {
   "0011_record_texts_fields_index": m0011,
   "0012_credentials_at_rest": m0012,
   "0013_webhook_health": m0013,
+  "0014_invitations": m0014,
   "0015_export_files": m0015
 }
 const LATEST = Math.max(...Object.keys(migrations).map((name) => Number.parseInt(name, 10)))
