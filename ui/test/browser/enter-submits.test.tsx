@@ -108,7 +108,8 @@ describe("Enter after a mouse click", () => {
     await expect.element(box).toHaveValue("one\ntwo")
     expect(onSaved).not.toHaveBeenCalled()
     // Enter on the focused "Save draft" button saves a draft, as a button does, not a submit.
-    screen.getByRole("button", { name: /Save draft/ }).element().focus()
+    const draft = screen.getByRole("button", { name: /Save draft/ }).element() as HTMLElement
+    draft.focus()
     await userEvent.keyboard("{Enter}")
     await expect.poll(() => onSaved.mock.calls.length).toBe(1)
     expect(responseCreates(sent)).toEqual([

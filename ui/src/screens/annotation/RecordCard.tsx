@@ -1,10 +1,13 @@
 /** The record: one block per field, with the span editor in place of a field that a span question annotates. */
+import { useMemo } from "react"
 import type { Field } from "../../../../src/domain/Field.js"
 import type { MetadataProperty } from "../../../../src/domain/MetadataProperty.js"
 import type { Question } from "../../../../src/domain/Question.js"
 import type { DatasetRecord } from "../../../../src/domain/Record.js"
+import { useLocation } from "../../router.js"
 import { FieldValue } from "./fields/FieldView.js"
 import { FindSimilar } from "./filters/FindSimilar.js"
+import { searchWords } from "./filters/highlight.js"
 import { RecordMetadata } from "./RecordMetadata.js"
 import { spanValue } from "./questions/SpanLabels.js"
 import { SpanEditor } from "./span/SpanEditor.js"
@@ -27,6 +30,9 @@ interface Props {
 
 export const RecordCard = (props: Props) => {
   const { fields, questions, record } = props
+  // The words of the text search, marked in the span editor as FieldValue marks them in the other fields.
+  const q = useLocation().search.get("_search") ?? ""
+  const words = useMemo(() => searchWords(q), [q])
   return (
     <article className="record-card" aria-label={`Record ${props.position}`}>
       <header className="record-header">
@@ -53,6 +59,7 @@ export const RecordCard = (props: Props) => {
                   onFocus={() => props.onEditorFocus(spanQuestion.name)}
                   onLeave={() => props.onEditorLeave(spanQuestion.name)}
                   editorRef={(node) => void (props.editorRefs.current[spanQuestion.name] = node)}
+                  highlight={words}
                 />
               )
               : <FieldValue field={field} record={record} />}

@@ -1,7 +1,7 @@
 /**
  * Text with the search's words in `<mark>`: plain text as React nodes, markdown by wrapping the sanitized DOM's text
  * nodes after it renders (elements made with `createElement`, never HTML strings). Read-only rendering only: the
- * span editor measures its own text nodes and never gets these.
+ * span editor measures its own text nodes, so it draws its own marks inside them (`hitRanges`).
  */
 import { Fragment, useLayoutEffect, useRef } from "react"
 import { Markdown } from "../../../components/Markdown.js"

@@ -31,3 +31,14 @@ export const highlightParts = (text: string, words: ReadonlySet<string>): Readon
   plain(text.length)
   return parts
 }
+
+/** Where the search's words are in `text`, as UTF-16 `[start, end)` ranges, in order (for the span editor). */
+export const hitRanges = (text: string, words: ReadonlySet<string>): ReadonlyArray<{ start: number; end: number }> => {
+  const hits: Array<{ start: number; end: number }> = []
+  let at = 0
+  for (const part of highlightParts(text, words)) {
+    if (part.hit) hits.push({ start: at, end: at + part.text.length })
+    at += part.text.length
+  }
+  return hits
+}

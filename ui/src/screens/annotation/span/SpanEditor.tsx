@@ -4,7 +4,19 @@
  * token (Alt: by character), Shift extends it, Enter marks, Delete removes. Overlapping spans sit on separate lines.
  * Spans come in and go out in code points; the DOM works in UTF-16 (see offsets.ts).
  */
-import { type KeyboardEvent, memo, type MouseEvent, type Ref, useEffect, useMemo, useRef, useState } from "react"
+import {
+  Fragment,
+  type KeyboardEvent,
+  memo,
+  type MouseEvent,
+  type ReactNode,
+  type Ref,
+  useEffect,
+  useMemo,
+  useRef,
+  useState
+} from "react"
+import { hitRanges } from "../filters/highlight.js"
 import {
   addSpan,
   characters,
@@ -34,6 +46,8 @@ interface Props {
   readonly onFocus?: () => void
   readonly onLeave?: () => void
   readonly editorRef?: Ref<HTMLDivElement>
+  /** The text search's words, marked as in the other fields (a stable set: the editor is memoized). */
+  readonly highlight?: ReadonlySet<string> | undefined
 }
 
 interface Cursor {
@@ -67,6 +81,25 @@ export const SpanEditor = memo(function SpanEditor(props: Props) {
     units.current = {}
     setCursor(undefined)
   }, [text])
+
+  // Search hits are `<mark>`s inside the pieces: they only wrap text, so the editor's text content (which
+  // `offsetIn` measures) stays the field's raw text, and selections keep their offsets.
+  const hits = useMemo(() => (props.highlight === undefined ? [] : hitRanges(text, props.highlight)), [text, props.highlight])
+  const marked = (start: number, end: number): ReactNode => {
+    const inside = hits.filter((h) => h.start < end && start < h.end)
+    if (inside.length === 0) return text.slice(start, end)
+    const out: Array<ReactNode> = []
+    let at = start
+    for (const hit of inside) {
+      const from = Math.max(start, hit.start)
+      const to = Math.min(end, hit.end)
+      if (from > at) out.push(text.slice(at, from))
+      out.push(<mark key={from} className="search-hit">{text.slice(from, to)}</mark>)
+      at = to
+    }
+    if (at < end) out.push(text.slice(at, end))
+    return out
+  }
 
   const colorOf = useMemo(() => new Map(labels.map((l) => [l.value, l.color])), [labels])
   const ranges = useMemo(() => spans.map((s) => codePoints.fromWire(s)), [spans, codePoints])
@@ -160,11 +193,11 @@ export const SpanEditor = memo(function SpanEditor(props: Props) {
       onFocus={props.onFocus}
     >
       {pieces.map((piece, index) => {
-        const slice = text.slice(piece.start, piece.end)
+        const slice = marked(piece.start, piece.end)
         const covering = piece.covering.filter((i) => i < ranges.length)
         const isCursor = selection !== undefined && piece.covering.includes(ranges.length)
         const ending = lastPieceOf.get(index)
-        if (covering.length === 0 && !isCursor) return slice
+        if (covering.length === 0 && !isCursor) return <Fragment key={piece.start}>{slice}</Fragment>
         const lanesHere = covering.map((i) => ({
           lane: laneOf[i] ?? 0,
           color: colorOf.get(spans[i]?.label ?? "") ?? 0
