@@ -6,6 +6,7 @@ import { QueryClient, queryOptions } from "@tanstack/react-query"
 import { Effect, Schema } from "effect"
 import { DatasetId, type MetadataPropertyId } from "../../../src/domain/Ids.js"
 import { call, isUnauthorized } from "./client.js"
+import { searchBody } from "./search.js"
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -95,6 +96,26 @@ export const myProgress = (id: DatasetId) =>
   queryOptions({
     queryKey: ["dataset", id, "progress", "mine"],
     queryFn: ({ signal }) => call((c) => Effect.map(c.progress.mine({ path: { id } }), (r) => r.responses), signal)
+  })
+
+/**
+ * How many records wait in the caller's Pending queue: the total of that queue's own search, so the Pending tab and
+ * "Record n of N" count the same records. The metrics' `pending` (records less the caller's responses, as in
+ * Argilla) also counts the records others completed under the task distribution, which the queue leaves out.
+ */
+export const pendingQueue = (id: DatasetId) =>
+  queryOptions({
+    queryKey: ["dataset", id, "progress", "queue"],
+    queryFn: ({ signal }) =>
+      call((c) =>
+        Effect.map(
+          c.search.mine({
+            path: { id },
+            urlParams: { limit: 1 },
+            payload: searchBody({ queue: "pending", text: "", metadata: {} })
+          }),
+          (page) => ({ total: page.total, relation: page.total_relation })
+        ), signal)
   })
 
 /** After a response is written: both progress panels of that dataset, and the home list's bar. */

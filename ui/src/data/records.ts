@@ -57,6 +57,8 @@ interface State {
   /** matching records on the server, as of the last page */
   readonly total: number
   readonly totalRelation: "eq" | "gte"
+  /** records that had left the queue when its last page came: no longer in the server's total, still in the list */
+  readonly leftBeforeTotal: number
   /** each loaded record's `query_score` (a "find similar" search's similarity), by id */
   readonly scores: ReadonlyMap<string, number>
   /** ids of loaded records the user has moved out of this queue */
@@ -80,7 +82,7 @@ type Action =
   | { readonly _tag: "failed"; readonly generation: number; readonly error: unknown }
   | { readonly _tag: "replace"; readonly record: DatasetRecord; readonly inQueue: boolean }
 
-const initial: State = { records: [], total: 0, totalRelation: "eq", scores: new Map(), left: new Set(), loading: true, error: undefined, generation: 0 }
+const initial: State = { records: [], total: 0, totalRelation: "eq", leftBeforeTotal: 0, scores: new Map(), left: new Set(), loading: true, error: undefined, generation: 0 }
 
 const reduce = (state: State, action: Action): State => {
   if (action._tag === "reset") return { ...initial, generation: action.generation }
@@ -105,6 +107,7 @@ const reduce = (state: State, action: Action): State => {
         loading: false,
         total: action.total,
         totalRelation: action.totalRelation,
+        leftBeforeTotal: state.left.size,
         scores,
         records: [...state.records, ...fresh]
       }
@@ -118,6 +121,11 @@ export interface QueueView {
   readonly total: number
   /** `gte`: the server stopped counting (past 10 000 matches) and `total` is a lower bound */
   readonly totalRelation: "eq" | "gte"
+  /**
+   * How many records the list holds once every page is loaded: `total` plus the answered records that were already
+   * out of the queue when it was counted. Positions in the list count those too, so "Record n of N" uses this.
+   */
+  readonly length: number
   /** similarity scores of a "find similar" queue, by record id (empty otherwise) */
   readonly scores: ReadonlyMap<string, number>
   readonly loading: boolean
@@ -182,6 +190,7 @@ export const useQueue = (datasetId: DatasetId, query: QueueQuery, me: UserId | u
     records: state.records,
     total: state.total,
     totalRelation: state.totalRelation,
+    length: state.total + state.leftBeforeTotal,
     scores: state.scores,
     loading: state.loading,
     error: state.error,

@@ -177,8 +177,8 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
                   </button>
                   <span className="muted">
                     Record {position + 1} of {records.totalRelation === "gte"
-                      ? <abbr title={`at least ${records.total}: the server stops counting there`}>{records.total}+</abbr>
-                      : records.total}
+                      ? <abbr title={`at least ${records.length}: the server stops counting there`}>{records.length}+</abbr>
+                      : records.length}
                     {query.similar === undefined || !records.scores.has(record.id)
                       ? null
                       : <> · <span className="similarity">similarity {records.scores.get(record.id)?.toFixed(3)}</span></>}

@@ -12,6 +12,7 @@ import {
   metadataMetrics,
   metadataProperties,
   myProgress,
+  pendingQueue,
   questions as questionsQuery,
   suggestionAgents
 } from "../../data/queries.js"
@@ -159,6 +160,7 @@ export const ControlPanel = (props: Props) => {
   const { datasetId, onChange, query } = props
   const id = useId()
   const mine = useQuery(myProgress(datasetId)).data
+  const pending = useQuery(pendingQueue(datasetId)).data
   const properties = useQuery(metadataProperties(datasetId)).data ?? []
   const questions = useQuery(questionsQuery(datasetId)).data ?? []
   const agentItems = useQuery(suggestionAgents(datasetId)).data ?? []
@@ -181,7 +183,9 @@ export const ControlPanel = (props: Props) => {
             onClick={() => onChange({ ...query, queue, recordStatus: queue === "pending" ? undefined : query.recordStatus })}
           >
             {LABELS[queue]}
-            {mine === undefined ? null : <span className="count">{mine[queue]}</span>}
+            {queue === "pending"
+              ? pending === undefined ? null : <span className="count">{pending.total}{pending.relation === "gte" ? "+" : ""}</span>
+              : mine === undefined ? null : <span className="count">{mine[queue]}</span>}
           </button>
         ))}
       </div>

@@ -1,7 +1,7 @@
 /** My progress and the team's, refetched after every write (see `refreshProgress`). */
 import { useQuery } from "@tanstack/react-query"
 import type { DatasetId } from "../../../../src/domain/Ids.js"
-import { me as meQuery, myProgress, teamProgress } from "../../data/queries.js"
+import { me as meQuery, myProgress, pendingQueue, teamProgress } from "../../data/queries.js"
 import { canReview } from "../../data/review.js"
 import { Link } from "../../router.js"
 
@@ -9,6 +9,10 @@ const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((
 
 export const ProgressPanel = (props: { readonly datasetId: DatasetId }) => {
   const mine = useQuery(myProgress(props.datasetId)).data
+  const queue = useQuery(pendingQueue(props.datasetId)).data
+  // Pending counts the Pending queue, as its tab does. The other records without an answer of mine were completed
+  // by others (the task distribution's min_submitted) and are in no queue of mine.
+  const byOthers = mine === undefined || queue === undefined || queue.relation === "gte" ? 0 : mine.pending - queue.total
   const team = useQuery(teamProgress(props.datasetId)).data
   const role = useQuery(meQuery).data?.role
   return (
@@ -22,7 +26,8 @@ export const ProgressPanel = (props: { readonly datasetId: DatasetId }) => {
             <strong className="my-submitted">{mine.submitted} of {mine.total}</strong> submitted
           </p>
           <ul className="counts">
-            <li>Pending {mine.pending}</li>
+            <li>Pending {queue === undefined ? "…" : `${queue.total}${queue.relation === "gte" ? "+" : ""}`}</li>
+            {byOthers > 0 ? <li>Completed by others {byOthers}</li> : null}
             <li>Draft {mine.draft}</li>
             <li>Submitted {mine.submitted}</li>
             <li>Discarded {mine.discarded}</li>
