@@ -30,12 +30,25 @@ if (!hasChromium) {
 }
 
 /**
- * Worker processes for the node projects on a 2-core machine: WORKERS files at a time (most of a file's time is
- * spent waiting on PostgreSQL, Redis, a cluster or a child process, not on this process's CPU). Three passed every
- * test once but, on a later run, left the browser journeys and a process start short of their time limits: two.
- * GLOSS_TEST_WORKERS overrides it.
+ * How the files share this 2-core machine, where a full run is bound by CPU and most of a file's CPU went into
+ * starting a process and importing the server's modules again:
+ *
+ * - The tiers whose tests run the server in the test process (unit, integration, engines) run in forks that keep
+ *   their imported modules from one file to the next (`isolate: false`): each file builds its own layers, database
+ *   and server, and none changes global state, so a fork imports Effect and the server once, not once a file. Vitest
+ *   runs such a pool's projects one after another.
+ * - The tiers that spawn processes or drive Chromium (process, browser-e2e) run beside them in threads, a fresh one
+ *   per file: their files register clean-ups when their helpers are imported, so they must not share modules.
+ *
+ * WORKERS files at a time in each pool (most of a file's time is spent waiting on PostgreSQL, Redis, a cluster, a
+ * child process or Chromium). GLOSS_TEST_WORKERS overrides it.
  */
 const WORKERS = Number(process.env["GLOSS_TEST_WORKERS"] ?? 2)
+
+/** In a fork that keeps its modules. */
+const KEEP = { pool: "forks", poolOptions: { forks: { isolate: false } } } as const
+/** In a thread of its own. */
+const FRESH = { pool: "threads" } as const
 
 const project = (name: string, tier: Tier, test: TestProjectInlineConfiguration["test"] = {}): TestProjectInlineConfiguration => ({
   extends: true,
@@ -51,17 +64,21 @@ export default defineConfig({
     pool: "forks",
     // Everything but the unit tier runs after it, together.
     sequence: { groupOrder: 1 },
-    poolOptions: { forks: { maxForks: WORKERS, minForks: 1 } },
+    poolOptions: {
+      forks: { maxForks: WORKERS, minForks: 1, isolate: false },
+      threads: { maxThreads: WORKERS, minThreads: 1, isolate: true }
+    },
     projects: [
       // First and alone: quick, CPU-bound, and one of them times a computation. In forks, not threads: a thread
       // cannot be terminated while a worker thread it started is inside a native call (the interrupted SQLite reader
       // test leaves one finishing its statement), and vitest then fails the run with "Failed to terminate worker".
-      project("unit", tiers.unit.unit, { pool: "forks", sequence: { groupOrder: 0 } }),
-      project("integration", tiers.integration.integration),
-      project("engines", tiers.engines.engines),
-      project("process", tiers.process.process),
+      // The forks pool is the same for unit, integration and engines, so all three keep modules.
+      project("unit", tiers.unit.unit, { ...KEEP, sequence: { groupOrder: 0 } }),
+      project("integration", tiers.integration.integration, KEEP),
+      project("engines", tiers.engines.engines, KEEP),
+      project("process", tiers.process.process, FRESH),
       // The journeys are served the UI built once for the run (test/support/buildUiOnce.ts), not once a file.
-      project("browser-e2e", tiers.browser["browser-e2e"], hasChromium ? { globalSetup: ["./test/support/buildUiOnce.ts"] } : {}),
+      project("browser-e2e", tiers.browser["browser-e2e"], { ...FRESH, ...(hasChromium ? { globalSetup: ["./test/support/buildUiOnce.ts"] } : {}) }),
       ...(hasChromium
         ? [{
           esbuild: { jsx: "automatic" as const },

@@ -29,11 +29,11 @@ import { describe, expect, it } from "vitest"
 import { QUEUE_NAME } from "../../src/services/jobs/RedisQueue.js"
 import { messageIdFor } from "../../src/services/webhooks/signing.js"
 import { dialects, freshDatabase } from "../support/databases.js"
+import { GLOSS } from "../support/processes.js"
 import { clusterAvailable, redisCluster } from "../jobs/support/redis.js"
 import { serverEnv, type TestEngine, testEngines } from "../support/searchEngines.js"
 
 const ROOT = path.resolve(import.meta.dirname, "../..")
-const TSX = path.join(ROOT, "node_modules/.bin/tsx")
 const OWNER_KEY = "scale.owner.key.0123456789abcdefghijklmnopqrstuvwxyz012345"
 const SECRET = "scale-out-secret-shared-by-every-process"
 const BATCHES = 16
@@ -91,8 +91,8 @@ const eventually = async <A>(what: string, get: () => Promise<A>, ok: (a: A) => 
 }
 
 const start = async (args: ReadonlyArray<string>, env: Record<string, string>, readyLine: RegExp): Promise<Proc> => {
-  // Its own process group: tsx runs gloss in a child process, and a fault must kill both, as it would a container.
-  const child = spawn(TSX, ["src/bin/gloss.ts", ...args], {
+  // Its own process group: a fault kills the whole group, as it would a container.
+  const child = spawn(process.execPath, [GLOSS, ...args], {
     cwd: ROOT,
     detached: true,
     env: { PATH: process.env.PATH ?? "", HOME: fs.mkdtempSync(path.join(os.tmpdir(), "gloss-home-")), ...env }

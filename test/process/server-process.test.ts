@@ -9,12 +9,16 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { FIRST_OWNER_HINT } from "../../src/Bootstrap.js"
+import { buildCli } from "../support/glossBundle.js"
+import { GLOSS } from "../support/processes.js"
 
 const ROOT = path.resolve(import.meta.dirname, "../..")
-const TSX = path.join(ROOT, "node_modules/.bin/tsx")
 
-const start = (env: Record<string, string>) =>
-  spawn(TSX, ["src/bin/gloss.ts", "server"], {
+// An app module imports effect and @effect/platform from node_modules, so its server must too: the shipping build.
+const SHIPPING = await buildCli("shipping")
+
+const start = (env: Record<string, string>, cli = GLOSS) =>
+  spawn(process.execPath, [cli, "server"], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: fs.mkdtempSync(path.join(os.tmpdir(), "gloss-home-")), ...env }
   })
@@ -110,7 +114,7 @@ describe("gloss server (process)", () => {
       GLOSS_PORT: "0",
       GLOSS_HOST: "127.0.0.1",
       GLOSS_APP_MODULE: path.join(ROOT, "test/fixtures/app-module.mjs")
-    })
+    }, SHIPPING)
     const output = collect(child)
     await waitFor(output, /Listening on http:\/\/127\.0\.0\.1:(\d+)/)
     const port = /Listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output())?.[1]
@@ -122,7 +126,7 @@ describe("gloss server (process)", () => {
   })
 
   it("a GLOSS_APP_MODULE that is not a Layer stops start-up with one clear line", async () => {
-    const child = start({ GLOSS_HOME_PATH: fs.mkdtempSync(path.join(os.tmpdir(), "gloss-home-")), GLOSS_APP_MODULE: path.join(ROOT, "package.json") })
+    const child = start({ GLOSS_HOME_PATH: fs.mkdtempSync(path.join(os.tmpdir(), "gloss-home-")), GLOSS_APP_MODULE: path.join(ROOT, "package.json") }, SHIPPING)
     const output = collect(child)
     expect(await exited(child)).toBe(1)
     expect(output()).toMatch(/Gloss cannot start: GLOSS_APP_MODULE .* (could not be loaded|must have a default export)/)
@@ -157,8 +161,8 @@ describe("gloss server (process)", () => {
     expect(await run({})).toContain(FIRST_OWNER_HINT)
     expect(await run({ USERNAME: "first-owner", PASSWORD: "first-owner-pw" })).not.toContain(FIRST_OWNER_HINT)
     expect(await run({})).not.toContain(FIRST_OWNER_HINT)
-    // Three starts in a row, each compiling the server with tsx: beside the other tiers' files that takes more than
-    // the default 30 s.
+    // Three starts in a row: beside the other tiers' files on a loaded machine that can take more than the default
+    // 30 s.
   }, 90_000)
 
   it("`npm start` runs the server in npm's place (exec), so a supervisor's SIGTERM to npm stops it", async () => {

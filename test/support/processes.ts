@@ -1,14 +1,18 @@
 /**
- * Gloss as an operator runs it, for the process tests: `gloss server` / `gloss worker` spawned with tsx in a process
- * group of their own (tsx runs gloss in a child process, and stopping must reach both), their output collected.
+ * Gloss as an operator runs it, for the process tests: `gloss server` / `gloss worker` spawned from the built bundle
+ * (test/support/glossBundle.ts) in a process group of their own (a fault kills the whole group, as a container's
+ * end would), their output collected.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 
-export const ROOT = path.resolve(import.meta.dirname, "../..")
-export const TSX = path.join(ROOT, "node_modules/.bin/tsx")
+import { buildCli, ROOT } from "./glossBundle.js"
+
+export { ROOT }
+/** The `gloss` bundle the process tests start (built once per source state, shared by every file). */
+export const GLOSS = await buildCli("fast")
 export const LISTENING = /Listening on http:\/\/127\.0\.0\.1:(\d+)/
 
 export interface GlossProcess {
@@ -18,7 +22,7 @@ export interface GlossProcess {
 
 /** `gloss <args>` with only PATH, a fresh HOME and `env`; its output (stdout and stderr) is collected. */
 export const spawnGloss = (args: ReadonlyArray<string>, env: Record<string, string>): GlossProcess => {
-  const child = spawn(TSX, ["src/bin/gloss.ts", ...args], {
+  const child = spawn(process.execPath, [GLOSS, ...args], {
     cwd: ROOT,
     detached: true,
     env: { PATH: process.env.PATH ?? "", HOME: fs.mkdtempSync(path.join(os.tmpdir(), "gloss-home-")), ...env }
@@ -53,8 +57,8 @@ export const listening = async (proc: GlossProcess) => {
 }
 
 /**
- * Stops the process: SIGTERM to tsx, which hands it to gloss (a second one, sent to the whole group, would cut the
- * graceful shutdown short); SIGKILL to the whole group, as a container's end would.
+ * Stops the process: SIGTERM to gloss (once: a second one would cut the graceful shutdown short); SIGKILL to the
+ * whole group, as a container's end would.
  */
 export const stop = async (proc: GlossProcess, signal: "SIGTERM" | "SIGKILL" = "SIGTERM") => {
   const done = exited(proc.child)
