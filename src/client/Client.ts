@@ -13,7 +13,15 @@ import { InvalidApiUrl, MissingApiKey, type OptionsError } from "./Errors.js"
 import { type DeployOnSpacesOptions, GlossClient } from "./GlossClient.js"
 import { buildClient, type GlossClientShape } from "./makeClient.js"
 import type { ClientOptions } from "./Options.js"
-import { promiseDatasets, promiseRecords, promiseUsers, promiseWebhooks, promiseWorkspaces } from "./promiseCollections.js"
+import {
+  promiseAccount,
+  promiseDatasets,
+  promiseInvitations,
+  promiseRecords,
+  promiseUsers,
+  promiseWebhooks,
+  promiseWorkspaces
+} from "./promiseCollections.js"
 
 export interface LogEntry {
   /** `DEBUG`, `INFO`, `WARN`, `ERROR`, … */
@@ -58,6 +66,8 @@ export class Client {
   readonly datasets
   readonly webhooks
   readonly records
+  readonly invitations
+  readonly account
 
   constructor(options: ClientOptions & PromiseOptions = {}, source?: ServiceSource) {
     const service: ServiceLayer = source?.layer ?? Layer.effect(GlossClient, buildClient(options))
@@ -72,6 +82,8 @@ export class Client {
     this.datasets = promiseDatasets(run, iterate)
     this.webhooks = promiseWebhooks(run, iterate)
     this.records = promiseRecords(run, iterate)
+    this.invitations = promiseInvitations(run)
+    this.account = promiseAccount(run)
     if (source === undefined) setDefault({ owner: this, service: this.#service, face: this })
   }
 

@@ -8,6 +8,7 @@ import { makeDatasetSettings } from "./datasetSettings.js"
 import { makeDatasets } from "./Datasets.js"
 import { type ClientOptions, resolveSettings } from "./Options.js"
 import { makeRecords } from "./Records.js"
+import { makeAccount, makeInvitations } from "./Team.js"
 import { makeTransport } from "./Transport.js"
 import { makeUsers } from "./Users.js"
 import { makeWebhooks } from "./Webhooks.js"
@@ -44,6 +45,10 @@ export const buildClient = Effect.fn("GlossClient.build")(function*(options: Cli
     datasets: Object.assign(datasets, makeHubTransfer({ transport, workspaces, datasetSettings: makeDatasetSettings(transport), records, users, me })),
     webhooks: makeWebhooks(transport),
     records,
+    /** Invitation links (a Gloss extension). */
+    invitations: makeInvitations(transport, workspaces),
+    /** Your own password and API key, and renaming a workspace (Gloss extensions). */
+    account: makeAccount(transport, workspaces),
     /** The typed endpoints themselves, for what no collection covers; wrap calls in `call`. */
     api,
     /** Applies the timeout and maps transport failures to the client's errors. */

@@ -10,11 +10,13 @@ import type { FromHubOptions, ToHubOptions } from "./transfer/hub.js"
 import type { GlossClientShape } from "./makeClient.js"
 import type { Answer, ApplyOptions, LogOptions, LogResult, DatasetRef, StreamOptions } from "./Records.js"
 import type { Sequence } from "./sequence.js"
+import type { InvitationDraft } from "./Team.js"
 import type { UserDraft, UserLookup } from "./Users.js"
 import type { WebhookLookup, WebhookRef } from "./Webhooks.js"
 import type { WorkspaceDraft, WorkspaceLookup, WorkspaceRef } from "./Workspaces.js"
 import type { WebhookCreate, WebhookUpdate } from "../domain/Webhook.js"
 import type { RecordUpsert } from "../domain/Record.js"
+import type { InvitationId } from "../domain/Invitation.js"
 
 export type Run = <A, E>(f: (client: GlossClientShape) => Effect.Effect<A, E>) => Promise<A>
 export type Iterate = <A, E>(f: (client: GlossClientShape) => Stream.Stream<A, E>) => AsyncIterable<A>
@@ -102,4 +104,17 @@ export const promiseRecords = (run: Run, iterate: Iterate) => ({
   ) => run((client) => client.records.delete(dataset, records, options)),
   apply: (dataset: DatasetRef, answer: Answer, options?: ApplyOptions) =>
     run((client) => client.records.apply(dataset, answer, options))
+})
+
+export const promiseInvitations = (run: Run) => ({
+  add: (draft: InvitationDraft) => run((client) => client.invitations.add(draft)),
+  list: () => run((client) => client.invitations.list()),
+  revoke: (invitation: InvitationId | { readonly id: InvitationId }) => run((client) => client.invitations.revoke(invitation))
+})
+
+export const promiseAccount = (run: Run) => ({
+  changePassword: (currentPassword: string, newPassword: string) =>
+    run((client) => client.account.changePassword(currentPassword, newPassword)),
+  regenerateApiKey: () => run((client) => client.account.regenerateApiKey()),
+  renameWorkspace: (workspace: WorkspaceRef, name: string) => run((client) => client.account.renameWorkspace(workspace, name))
 })
