@@ -4,8 +4,8 @@
  * to a field, a label suggestion with its score and agent, an annotator's response (status chosen) and a vector;
  * checking every row shows the one row with an unknown label rejected, with its reason; the import sends the others,
  * the server then holds their suggestion, response and vector, and "Find similar" on an imported record shows its
- * neighbours. The Hub tab starts the server's import job and shows its progress to the end. Axe on every screen, at
- * 1280 px and at 400 px wide (where nothing scrolls sideways).
+ * neighbours. The Hub tab starts the server's import job and shows its progress to the end, or why it failed (a
+ * split the repo does not have). Axe on every screen, at 1280 px and at 400 px wide (where nothing scrolls sideways).
  */
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -179,6 +179,12 @@ describe.skipIf(!hasChromium)("the importer, end to end", () => {
     await page.getByLabel("Suggestion for: Sentiment").fill("label")
     await page.getByLabel(/^External id/).fill("uid")
     await checkBothWidths(page, "importer: Hub tab")
+    // A split the repo does not have: the job fails, and the tab says why.
+    await page.getByLabel("Split").fill("validation")
+    await page.getByRole("button", { name: "Import from the Hub" }).click()
+    await expect.poll(() => page.getByRole("status").innerText(), { timeout: 30_000 }).toBe("Failed.")
+    expect(await page.locator(".import-report").innerText()).toContain("no Parquet files of subset 'default' and split 'validation'")
+    await page.getByLabel("Split").fill("train")
     await page.getByRole("button", { name: "Import from the Hub" }).click()
     await expect.poll(() => page.getByRole("status").innerText(), { timeout: 30_000 })
       .toContain("Finished. 2 of 2 rows done: 2 imported, 0 rejected.")

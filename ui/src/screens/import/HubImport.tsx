@@ -10,53 +10,10 @@ import type { DatasetHubImport } from "../../../../src/domain/HubTransfer.js"
 import type { Job } from "../../../../src/domain/Job.js"
 import type { MetadataProperty } from "../../../../src/domain/MetadataProperty.js"
 import type { Question } from "../../../../src/domain/Question.js"
+import { type Columns, hubRequest } from "./hubRequest.js"
 
 /** Starts the job and reports each state of it until it ends (the server's, or a test's stand-in). */
 export type StartHubImport = (payload: DatasetHubImport, onJob: (job: Job) => void, signal: AbortSignal) => Promise<Job>
-
-const REPO_ID = /^[A-Za-z0-9][\w.-]{0,95}\/[A-Za-z0-9][\w.-]{0,95}$/
-const SEGMENT = /^[\w.-]{1,128}$/
-
-type Columns = Readonly<Record<string, string>>
-
-const items = (columns: Columns, prefix: string) =>
-  Object.entries(columns)
-    .filter(([key, source]) => key.startsWith(prefix) && source.trim() !== "")
-    .map(([key, source]) => ({ source: source.trim(), target: key.slice(prefix.length) }))
-
-/** The request the form describes, or what is wrong with it. */
-export const hubRequest = (
-  form: { readonly name: string; readonly subset: string; readonly split: string; readonly columns: Columns; readonly externalId: string },
-  fields: ReadonlyArray<Pick<Field, "name" | "title" | "required">>
-): { readonly request: DatasetHubImport } | { readonly problems: ReadonlyArray<string> } => {
-  const problems: Array<string> = []
-  if (!REPO_ID.test(form.name.trim())) problems.push("The repo id is a Hub dataset's “owner/name”.")
-  if (!SEGMENT.test(form.subset.trim())) problems.push("The subset is 1 to 128 letters, digits, “-”, “_” or “.”.")
-  if (!SEGMENT.test(form.split.trim())) problems.push("The split is 1 to 128 letters, digits, “-”, “_” or “.”.")
-  const mappedFields = items(form.columns, "field:")
-  if (mappedFields.length === 0) problems.push("Give the column of at least one field.")
-  for (const field of fields) {
-    if (field.required && !mappedFields.some((item) => item.target === field.name)) {
-      problems.push(`The required field “${field.title}” has no column.`)
-    }
-  }
-  if (problems.length > 0) return { problems }
-  const metadata = items(form.columns, "metadata:")
-  const suggestions = items(form.columns, "suggestion:")
-  return {
-    request: {
-      name: form.name.trim(),
-      subset: form.subset.trim(),
-      split: form.split.trim(),
-      mapping: {
-        fields: mappedFields,
-        ...(metadata.length > 0 ? { metadata } : {}),
-        ...(suggestions.length > 0 ? { suggestions } : {}),
-        ...(form.externalId.trim() === "" ? {} : { external_id: form.externalId.trim() })
-      }
-    }
-  }
-}
 
 const JOB_WORDS: Readonly<Record<Job["status"], string>> = {
   queued: "Waiting to start…",
@@ -119,6 +76,7 @@ export const HubImportFlow = (props: {
     ...props.questions.map((q) => ({ key: `suggestion:${q.name}`, label: `Suggestion for: ${q.title}` }))
   ]
   const progress = job?.progress
+  const failed = job?.status === "failed"
   const percent = progress?.total == null || progress.total === 0 ? undefined : Math.round((progress.done / progress.total) * 100)
 
   return (
@@ -188,7 +146,7 @@ export const HubImportFlow = (props: {
             <progress max={100} value={percent ?? (job.status === "finished" ? 100 : 0)} aria-label="Hub import progress" />
             <p role="status" className="import-status">
               {JOB_WORDS[job.status]}{" "}
-              {progress === undefined ? null : (
+              {progress === undefined || failed ? null : (
                 <>
                   {progress.done} of {progress.total ?? "?"} rows done: {Math.max(0, progress.done - progress.failed)} imported, {progress.failed} rejected.
                 </>
@@ -196,7 +154,8 @@ export const HubImportFlow = (props: {
             </p>
             {progress !== undefined && progress.errors.length > 0 ? (
               <div className="import-report">
-                <h3>Rejected</h3>
+                {/* A job that fails (no such repo, split or file; a refused token) lists its reason with the rows' ones. */}
+                <h3>{failed ? "Why it failed" : "Rejected"}</h3>
                 <ul>{progress.errors.map((e, i) => <li key={i}>{e.id === "" ? "" : `${e.id}: `}{e.detail}</li>)}</ul>
               </div>
             ) : null}
