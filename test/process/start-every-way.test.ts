@@ -71,14 +71,25 @@ const status = async (url: string) => {
 
 describe.each(dialects)("gloss server on %s", (dialect) => {
   it.each([
-    { name: "without the owner variables (a first start: nobody can sign in yet)", env: {} },
-    { name: "with USERNAME, PASSWORD and WORKSPACE", env: OWNER }
-  ])("starts $name and answers", async ({ env }) => {
+    { name: "without the owner variables (a first start: nobody can sign in yet)", env: {}, workspace: undefined },
+    { name: "with USERNAME, PASSWORD and WORKSPACE", env: OWNER, workspace: "team" },
+    // Without WORKSPACE the new owner gets one named "default".
+    { name: "with USERNAME and PASSWORD only", env: { USERNAME: OWNER.USERNAME, PASSWORD: OWNER.PASSWORD }, workspace: "default" }
+  ])("starts $name and answers", async ({ env, workspace }) => {
     const db = await database(dialect)
     const server = gloss(["server"], { ...db.env, ...env })
     const url = await listening(server)
     expect((await status(url)).code).toBe(200)
     expect(await count(dialect, db.env, "select count(*) as n from users where role = 'owner'")).toBe("USERNAME" in env ? 1 : 0)
+    const memberships = await count(
+      dialect,
+      db.env,
+      "select count(*) as n from workspaces_users wu join workspaces w on w.id = wu.workspace_id where w.name = $1",
+      [workspace ?? "default"]
+    )
+    expect(memberships).toBe(workspace === undefined ? 0 : 1)
+    // A first start says where to create the owner: the set-up link.
+    expect(/Open http:\/\/127\.0\.0\.1:0\/setup\?token=[A-Za-z0-9_-]{32} /.test(server.output())).toBe(workspace === undefined)
     expect(await stop(server)).toBe(0)
   }, 120_000)
 })
