@@ -5,15 +5,19 @@
  * themes, has no axe violation and does not scroll sideways; it is used with the keyboard alone.
  */
 import { readFileSync } from "node:fs"
-import { Effect, ManagedRuntime } from "effect"
+import { Effect, Exit, ManagedRuntime, Scope } from "effect"
 import type { Browser, Download, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type FakeDatasetHub, fakeDatasetHub, HUB_TOKEN } from "../../../test/support/fakeDatasetHub.js"
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
 import { buildUi, hasChromium, launch, signIn } from "./browser.js"
 import { checkA11y, sidewaysOverflow } from "./checks.js"
 import { seedExport } from "./exportSeed.js"
 
-const runtime = ManagedRuntime.make(TestServerLive("sqlite"))
+// The server pushes to a fake Hub on a loopback port (HF_ENDPOINT), started before it.
+const hubScope = Effect.runSync(Scope.make())
+let hub: FakeDatasetHub
+let runtime: ManagedRuntime.ManagedRuntime<TestServer, unknown>
 let url = ""
 let browser: Browser
 let seeded: Effect.Effect.Success<ReturnType<typeof seedExport>>
@@ -30,6 +34,8 @@ const openDialog = async (page: Page) => {
 describe.skipIf(!hasChromium)("exporting a dataset from the UI, end to end", () => {
   beforeAll(async () => {
     buildUi()
+    hub = await Effect.runPromise(Scope.extend(fakeDatasetHub({}), hubScope))
+    runtime = ManagedRuntime.make(TestServerLive("sqlite", { HF_ENDPOINT: hub.url }))
     url = (await runtime.runPromise(TestServer)).url
     seeded = await Effect.runPromise(seedExport(url, OWNER.apiKey))
     browser = await launch()
@@ -37,7 +43,8 @@ describe.skipIf(!hasChromium)("exporting a dataset from the UI, end to end", () 
 
   afterAll(async () => {
     await browser?.close()
-    await runtime.dispose()
+    await runtime?.dispose()
+    await Effect.runPromise(Scope.close(hubScope, Exit.void))
   })
 
   it("downloads every record as JSON Lines, then the Submitted view's records as CSV; axe-clean at 1280 and 400 px", async () => {
@@ -114,6 +121,26 @@ describe.skipIf(!hasChromium)("exporting a dataset from the UI, end to end", () 
     const [file] = await Promise.all([page.waitForEvent("download"), page.keyboard.press("Enter")])
     expect(file.suggestedFilename()).toMatch(/\.parquet$/)
     expect(readFileSync(await file.path()).subarray(0, 4).toString()).toBe("PAR1")
+    await context.close()
+  }, 120_000)
+
+  it("pushes the dataset to the Hugging Face Hub from the same dialog, with its progress", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const page = await context.newPage()
+    await page.goto(`${url}/sign-in`)
+    await signIn(page, OWNER.username, OWNER.password)
+    await page.locator("table.datasets").waitFor()
+    await page.goto(`${url}/dataset/${seeded.datasetId}/annotation-mode`)
+    const dialog = await openDialog(page)
+    await dialog.getByLabel("Dataset repository").fill("team/reviews")
+    await dialog.getByLabel("Access token with write access").fill(HUB_TOKEN)
+    await expect.poll(() => dialog.getByLabel("Private repository").isChecked()).toBe(true)
+    await dialog.getByRole("button", { name: "Push to the Hub" }).click()
+    await expect.poll(() => dialog.getByRole("status").innerText(), { timeout: 30_000 }).toBe("Pushed 6 records to team/reviews.")
+    const repo = hub.repos.get("team/reviews")
+    expect(repo?.private).toBe(true)
+    expect([...(repo?.files.keys() ?? [])]).toContain("data/train-00000-of-00001.parquet")
+    await checkA11y(page, "export dialog, pushed")
     await context.close()
   }, 120_000)
 })
