@@ -3,8 +3,10 @@
  * the real UI, following docs/tutorial/first-dataset.md: a Gloss server on a temporary SQLite database started with
  * the tutorial's variables, the UI built and served by it, Debian's Chromium driven through each step — sign-in,
  * the new dataset, the import of the tutorial's CSV, the colleague created with the tutorial's own command, both
- * people annotating (one page in bulk), review, team progress and the API key. The other screenshots in that folder
- * come from the end-to-end tests (`GLOSS_SCREENSHOTS=1 npx vitest run --project ui-e2e`).
+ * people annotating (one page in bulk), review, team progress and the API key. Then, on a second server started with
+ * no owner, the team's pages (docs/screenshots/team-*.png): the first-start set-up page opened from the link in the
+ * server's log, People with the invitation dialog, and Workspaces with a workspace's members. The other screenshots
+ * in that folder come from the end-to-end tests (`GLOSS_SCREENSHOTS=1 npx vitest run --project ui-e2e`).
  */
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -14,6 +16,7 @@ import { ManagedRuntime } from "effect"
 import type { Browser, Page } from "playwright-core"
 import { TestServer, TestServerOn } from "../../test/support/server.js"
 import { buildUi, hasChromium, launch, repoPath, signIn } from "../../ui/test/e2e/browser.js"
+import { OwnerlessServerLive, setupTokenFromLog } from "../../ui/test/e2e/teamServer.js"
 import { markedBlocks, readTutorial, reviews, reviewsCsv, startEnv } from "./tutorial.js"
 
 const OUT = repoPath("docs/screenshots")
@@ -173,6 +176,80 @@ const main = async (browser: Browser, url: string, env: Readonly<Record<string, 
   fs.rmSync(dir, { recursive: true, force: true })
 }
 
+/**
+ * The team's pages, on a server that starts with no owner: the set-up page as a browser elsewhere sees it (the
+ * token from the server's log filled in), then, signed in as that owner, People with the invitation dialog and
+ * Workspaces with the members of one.
+ */
+const teamShots = async (browser: Browser) => {
+  const server = ManagedRuntime.make(OwnerlessServerLive)
+  try {
+    const { url } = await server.runPromise(TestServer)
+    const token = setupTokenFromLog()
+    if (token === undefined) throw new Error("the ownerless server logged no set-up link")
+    // A forwarding header: the server asks for the token, as it does from any machine but its own.
+    const context = await browser.newContext({
+      viewport: { width: WIDTH, height: HEIGHT },
+      colorScheme: "light",
+      extraHTTPHeaders: { "X-Forwarded-For": "203.0.113.7" }
+    })
+    const page = await context.newPage()
+    page.setDefaultTimeout(30_000)
+    const shootTeam = async (name: string) => {
+      const file = path.join(OUT, `team-${name}.png`)
+      await page.screenshot({ path: file })
+      console.log(`${path.relative(repoPath("."), file)}: ${Math.round(fs.statSync(file).size / 1024)} kB`)
+    }
+
+    await page.goto(`${url}/setup?token=${token}`)
+    await page.locator("#new-username").fill("maria")
+    await page.locator("#first-name").fill("Maria")
+    await page.locator("#new-password").fill("change-me-please")
+    await page.locator("#repeat-password").fill("change-me-please")
+    await page.locator("#first-workspace").fill("reviews-team")
+    await shootTeam("setup")
+    await page.getByRole("button", { name: "Create owner and workspace" }).click()
+    await page.waitForURL(`${url}/`)
+
+    // A few colleagues and a second workspace, through the API with the owner's session.
+    const session = await page.evaluate(() => localStorage.getItem("gloss.token"))
+    const api = async (method: string, route: string, body?: unknown) => {
+      const response = await fetch(`${url}/api${route}`, {
+        method,
+        headers: { authorization: `Bearer ${session}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+      })
+      if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`)
+      return (await response.json()) as { readonly id: string; readonly items?: ReadonlyArray<{ readonly id: string; readonly name: string }> }
+    }
+    const team = (await api("GET", "/v1/me/workspaces")).items?.[0]
+    if (team === undefined) throw new Error("set-up made no workspace")
+    const support = await api("POST", "/v1/workspaces", { name: "support-tickets" })
+    const people = [["jonas", "Jonas", "Berg", "annotator"], ["lea", "Lea", "Novak", "annotator"], ["sam", "Sam", "Okafor", "admin"]] as const
+    for (const [username, first, last, role] of people) {
+      const user = await api("POST", "/v1/users", { username, first_name: first, last_name: last, role, password: "a-long-password" })
+      await api("POST", `/v1/workspaces/${team.id}/users`, { user_id: user.id })
+      if (username !== "lea") await api("POST", `/v1/workspaces/${support.id}/users`, { user_id: user.id })
+    }
+    await api("POST", "/gloss/invitations", { role: "annotator", workspace_ids: [support.id], expires_in_hours: 72 })
+
+    await page.getByRole("link", { name: "People" }).click()
+    await until("the users", async () => (await page.locator("table.people-table").innerText()).includes("Okafor"))
+    await page.getByRole("button", { name: "Invite" }).click()
+    await page.getByRole("dialog").getByRole("checkbox", { name: "reviews-team" }).check()
+    await shootTeam("people-invite")
+
+    await page.keyboard.press("Escape")
+    await page.getByRole("link", { name: "Workspaces" }).click()
+    await page.getByRole("button", { name: "Members of reviews-team" }).click()
+    await until("the members", async () => (await page.locator("ul.members").innerText()).includes("sam"))
+    await shootTeam("workspaces")
+    await context.close()
+  } finally {
+    await server.dispose()
+  }
+}
+
 if (!hasChromium) throw new Error("docs:screenshots needs Chromium at /usr/bin/chromium (apt-get install chromium)")
 buildUi()
 fs.mkdirSync(OUT, { recursive: true })
@@ -184,6 +261,7 @@ try {
   const { url } = await runtime.runPromise(TestServer)
   browser = await launch()
   await main(browser, url, env)
+  await teamShots(browser)
 } finally {
   await browser?.close()
   await runtime.dispose()

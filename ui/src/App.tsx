@@ -1,6 +1,7 @@
 /**
- * The shell: the header, the routes, and the sign-in guard. Without a session every route but `/sign-in` goes
- * there with `?redirect=` to come back; a 401 from any call does the same (see `session.expire`).
+ * The shell: the header, the routes, and the sign-in guard. Without a session every route but `/sign-in` (and the
+ * first owner's `/setup` and an invitation's `/invite`) goes there with `?redirect=` to come back; a 401 from any call
+ * does the same (see `session.expire`).
  */
 import { QueryClientProvider, useQuery } from "@tanstack/react-query"
 import { lazy, Suspense, useEffect, useSyncExternalStore } from "react"
@@ -14,6 +15,13 @@ import { SignIn } from "./screens/SignIn.js"
 const Home = lazy(() => import("./screens/Home.js").then((m) => ({ default: m.Home })))
 const UserSettings = lazy(() => import("./screens/UserSettings.js").then((m) => ({ default: m.UserSettings })))
 const TeamPage = lazy(() => import("./screens/team/TeamPage.js").then((m) => ({ default: m.TeamPage })))
+const PeoplePage = lazy(() => import("./screens/people/PeoplePage.js").then((m) => ({ default: m.PeoplePage })))
+const WorkspacesPage = lazy(() =>
+  import("./screens/workspaces/WorkspacesPage.js").then((m) => ({ default: m.WorkspacesPage }))
+)
+// Pages shown without a session: the first owner's set-up and an invitation.
+const SetupPage = lazy(() => import("./screens/setup/SetupPage.js").then((m) => ({ default: m.SetupPage })))
+const InvitePage = lazy(() => import("./screens/invite/InvitePage.js").then((m) => ({ default: m.InvitePage })))
 const WebhooksPage = lazy(() => import("./screens/webhooks/WebhooksPage.js").then((m) => ({ default: m.WebhooksPage })))
 const DatasetSettings = lazy(() =>
   import("./screens/settings/DatasetSettings.js").then((m) => ({ default: m.DatasetSettings }))
@@ -32,6 +40,8 @@ const Header = () => {
       <Link to="/" className="brand">Gloss</Link>
       <nav aria-label="Account" className="account">
         {user === undefined ? null : <span className="muted">{user.username}</span>}
+        {user?.role === "owner" || user?.role === "admin" ? <Link to="/users">People</Link> : null}
+        {user?.role === "owner" || user?.role === "admin" ? <Link to="/workspaces">Workspaces</Link> : null}
         {user?.role === "owner" ? <Link to="/webhooks">Webhooks</Link> : null}
         <Link to="/user-settings">My settings</Link>
         <button
@@ -62,6 +72,8 @@ const Routes = (props: { readonly path: string }) => {
   if (path === "/") return <Home />
   if (path === "/user-settings") return <UserSettings />
   if (path === "/webhooks") return <WebhooksPage />
+  if (path === "/users") return <PeoplePage />
+  if (path === "/workspaces") return <WorkspacesPage />
   const team = match("/dataset/:id/team", path)
   if (team !== undefined) {
     const id = datasetIdFrom(team["id"])
@@ -92,17 +104,25 @@ export const App = () => {
   const onSignIn = location.path === "/sign-in"
   const oauthCallback = match("/oauth/:provider/callback", location.path)
   const onCallback = oauthCallback !== undefined
+  const onPublic = location.path === "/setup" || location.path === "/invite"
 
   useEffect(() => {
-    if (token === null && !onSignIn && !onCallback) {
+    if (token === null && !onSignIn && !onCallback && !onPublic) {
       queryClient.clear()
       navigate(`/sign-in?redirect=${encodeURIComponent(location.href)}`, { replace: true })
     }
-  }, [token, onSignIn, onCallback, location.href])
+  }, [token, onSignIn, onCallback, onPublic, location.href])
 
   let page
   if (onSignIn) page = <SignIn />
   else if (oauthCallback !== undefined) page = <OAuthCallback provider={oauthCallback["provider"] ?? ""} />
+  else if (onPublic) {
+    page = (
+      <Suspense fallback={<main id="main" className="sign-in"><p>Loading…</p></main>}>
+        {location.path === "/setup" ? <SetupPage /> : <InvitePage />}
+      </Suspense>
+    )
+  }
   else if (token === null) page = null
   else {
     page = (

@@ -26,8 +26,11 @@ export const Home = () => {
   const workspace = search.get("workspace") ?? ""
   const name = search.get("q") ?? ""
   const datasets = useQuery(myDatasets)
-  const manager = canManage(useQuery(me).data?.role)
-  const workspaces = useQuery(myWorkspaces).data ?? []
+  const role = useQuery(me).data?.role
+  const manager = canManage(role)
+  const workspacesQuery = useQuery(myWorkspaces)
+  const workspacesLoaded = workspacesQuery.data !== undefined
+  const workspaces = workspacesQuery.data ?? []
   const workspaceName = new Map(workspaces.map((w) => [w.id as string, w.name]))
   const needle = name.trim().toLowerCase()
   const shown = (datasets.data ?? [])
@@ -54,7 +57,16 @@ export const Home = () => {
       </div>
       {datasets.isPending ? <p>Loading datasets…</p> : null}
       {datasets.isError ? <p role="alert">{errorMessage(datasets.error)}</p> : null}
-      {datasets.data !== undefined && datasets.data.length === 0 ? (
+      {datasets.data !== undefined && datasets.data.length === 0 && role === "owner" && workspacesLoaded &&
+          workspaces.length === 0 ? (
+        <section className="empty">
+          <h2>No workspaces yet</h2>
+          <p>
+            Datasets live in workspaces. <Link to="/workspaces">Create a workspace</Link> first, then add people to it
+            from the Workspaces page or invite them from <Link to="/users">People</Link>.
+          </p>
+        </section>
+      ) : datasets.data !== undefined && datasets.data.length === 0 ? (
         <section className="empty">
           <h2>No datasets yet</h2>
           <p>

@@ -1,15 +1,16 @@
 /**
  * `/sign-in`: username and password, and a button per OAuth provider the server offers; on success back to
- * `?redirect=` (where a 401 or a link sent the user).
+ * `?redirect=` (where a 401 or a link sent the user). A server without an owner yet says so, with a link to `/setup`.
  */
 import { useQuery } from "@tanstack/react-query"
 import { type FormEvent, useState } from "react"
+import { setupStatus } from "../data/accounts.js"
 import { appBase, isUnauthorized } from "../data/client.js"
 import { errorMessage } from "../data/client.js"
 import { rememberRedirect, safeRedirect } from "../data/oauthRedirect.js"
 import { oauthProviders, signIn } from "../data/queries.js"
 import { session } from "../data/session.js"
-import { navigate, useLocation } from "../router.js"
+import { Link, navigate, useLocation } from "../router.js"
 
 const PROVIDER_NAMES: Readonly<Record<string, string>> = { huggingface: "Hugging Face" }
 
@@ -22,6 +23,7 @@ export const SignIn = () => {
   const [busy, setBusy] = useState(false)
   const expired = session.get().expired
   const providers = useQuery(oauthProviders).data ?? []
+  const noOwner = useQuery(setupStatus).data?.needed === true
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
@@ -32,7 +34,9 @@ export const SignIn = () => {
       session.signIn(token)
       navigate(safeRedirect(search.get("redirect")), { replace: true })
     } catch (failure) {
-      setError(isUnauthorized(failure) ? "Wrong username or password." : errorMessage(failure))
+      setError(isUnauthorized(failure)
+        ? noOwner ? "Nobody can sign in yet: this server has no owner." : "Wrong username or password."
+        : errorMessage(failure))
       setBusy(false)
     }
   }
@@ -42,6 +46,13 @@ export const SignIn = () => {
       <form className="card" onSubmit={(e) => void onSubmit(e)} aria-labelledby="sign-in-title">
         <h1 id="sign-in-title">Sign in to Gloss</h1>
         {expired ? <p className="notice">Your session has ended. Sign in again to continue.</p> : null}
+        {noOwner
+          ? (
+            <p className="notice" data-testid="no-owner">
+              This server has no owner yet. <Link to="/setup">Set it up</Link> to create the first owner and workspace.
+            </p>
+          )
+          : null}
         <label htmlFor="username">Username</label>
         <input id="username" name="username" autoComplete="username" autoFocus value={username}
           onChange={(e) => setUsername(e.target.value)} />
