@@ -186,6 +186,21 @@ for (const dialect of dialects) {
           expect((yield* lookupStatus(intoOther.token)).status).toBe(200)
         }))
 
+      it.effect("users who invited or were invited can be deleted; an inviter's pending invitations go with them", () =>
+        Effect.gen(function*() {
+          const owner = yield* ownerClient
+          const w = yield* workspace()
+          const { client: admin, user: lead } = yield* userWith("admin", [w])
+          const used = yield* admin.invitations.create({ payload: { role: "annotator", workspace_ids: [w.id] } })
+          const pending = yield* admin.invitations.create({ payload: { role: "annotator", workspace_ids: [w.id] } })
+          const client = yield* anonymous
+          const signedIn = yield* client.invitations.accept({ payload: { ...person(), token: used.token } })
+          const invited = yield* (yield* asBearer(signedIn.access_token)).me.me()
+          yield* owner.users.delete({ path: { id: invited.id } })
+          yield* owner.users.delete({ path: { id: lead.id } })
+          yield* expectGone(pending)
+        }))
+
       it.effect("a workspace deleted after the invitation drops out of it; the rest still holds", () =>
         Effect.gen(function*() {
           const owner = yield* ownerClient
