@@ -226,8 +226,19 @@ describe.skipIf(!hasChromium)("the team, end to end", () => {
     const owner = await ownerApi()
     const workspaceId = need(story.workspaceId, "a workspace")
 
-    // A new user, in no workspace yet.
+    // The People page asks for the users once, and for members once per workspace: never once per user.
+    const calls: Array<string> = []
+    const onRequest = (request: { url: () => string; method: () => string }) => {
+      const { pathname } = new URL(request.url())
+      if (pathname.startsWith("/api/")) calls.push(`${request.method()} ${pathname}`)
+    }
+    page.on("request", onRequest)
     await page.goto(`${url}/users`)
+    await expect.poll(() => page.locator("table.people-table").innerText()).toMatch(/grace\s+Grace Hopper\s+annotator\s+research/)
+    page.off("request", onRequest)
+    expect(calls.filter((call) => call.includes("/users"))).toEqual(["GET /api/v1/users", `GET /api/v1/workspaces/${workspaceId}/users`])
+
+    // A new user, in no workspace yet.
     await page.getByRole("button", { name: "New user" }).click()
     const create = page.getByRole("dialog", { name: "New user" })
     await create.getByLabel("Username").fill("carol")
