@@ -183,7 +183,11 @@ export class Exports extends Effect.Service<Exports>()("Gloss/Exports", {
         Effect.catchTags({
           TransferFileError: (failure) => Effect.fail(unrecoverable(failure.message)),
           HubRequestFailed: (failure) => Effect.fail(unrecoverable(failure.message))
-        })
+        }),
+        // Said in the job's progress too, which is what `GET /jobs/{id}` (and the UI) show of a failed job.
+        Effect.tapError((failure) =>
+          job.report({ ...progress, failed: progress.failed + 1, errors: [{ id: dataset.name, detail: failure.message }] })
+        )
       )
       const finished = yield* now
       yield* files.finish(job.id, size, finished, new Date(finished.getTime() + Duration.toMillis(Duration.hours(EXPORT_LIFETIME_HOURS))))
