@@ -2,12 +2,13 @@
  * A first start as an operator sees it, as a process: the log's one line with the set-up link (the same token
  * after a restart), the set-up done with that token from a remote address, an invitation made, looked up and
  * accepted; and afterwards neither the invitation's token nor any password in the log, the set-up token only in
- * its own line, and no link on the next start.
+ * its own line, and no link on the next start. Then set-ups sent at once to two servers on one database (SQLite
+ * file or PostgreSQL): one owner.
  */
 import { afterAll, describe, expect, it } from "vitest"
 import { Effect, Exit, Scope } from "effect"
 import { FIRST_OWNER_HINT } from "../../src/Bootstrap.js"
-import { freshDatabase } from "../support/databases.js"
+import { dialects, freshDatabase } from "../support/databases.js"
 import { type GlossProcess, listening, spawnGloss, stop, waitFor } from "../support/processes.js"
 
 const BASE = {
@@ -117,5 +118,25 @@ describe("first start", () => {
     await listening(again)
     expect(await stop(again)).toBe(0)
     expect(again.output()).not.toContain(FIRST_OWNER_HINT)
+  }, 180_000)
+})
+
+describe.each(dialects)("set-ups at once on two servers sharing one %s database", (dialect) => {
+  it("ten set-ups spread over both make one owner; the other nine answer 409", async () => {
+    const db = await Effect.runPromise(Scope.extend(freshDatabase(dialect), scope))
+    const servers = [start(db.env), start(db.env)]
+    const urls = await Promise.all(servers.map(listening))
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+      json(`${urls[i % 2]}/api/gloss/setup`, {
+        method: "POST",
+        body: { username: `owner-${i}`, password: OWNER_PASSWORD, workspace: "team" }
+      })))
+    expect(answers.map((a) => a.status).sort()).toEqual([201, ...Array.from({ length: 9 }, () => 409)])
+    const winner = answers.find((a) => a.status === 201)
+    const bearer = { authorization: `Bearer ${String(winner?.body.access_token)}` }
+    // Either server knows the one owner (the same secret signs the session on both).
+    const users = await json(`${urls[1]}/api/v1/users`, { headers: bearer })
+    expect((users.body.items as ReadonlyArray<{ role: string }>).filter((u) => u.role === "owner")).toHaveLength(1)
+    expect(await Promise.all(servers.map((server) => stop(server)))).toEqual([0, 0])
   }, 180_000)
 })
