@@ -84,7 +84,8 @@ export const SignIn = () => {
             Accounts are created by an owner of this server. On a new server nobody can sign in until the first owner
             exists: start it with <code>USERNAME</code> and <code>PASSWORD</code> set (for example{" "}
             <code>USERNAME=admin PASSWORD=change-me-please npm start</code>), or run{" "}
-            <code>gloss users create --role owner</code>. The server's log says so at start-up.
+            <code>gloss users create --role owner</code>. The server's log says so at start-up, with a link to the set-up
+            page where a browser creates that owner. Everyone else gets an account from an owner, or an invitation link.
           </p>
         </details>
       </form>
