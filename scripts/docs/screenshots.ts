@@ -1,23 +1,22 @@
 /**
  * `npm run docs:screenshots`: takes the tutorial's screenshots (docs/screenshots/tutorial-*.png, 1280 px wide) from
- * the real UI, following docs/tutorial/first-dataset.md: a Gloss server on a temporary SQLite database started with
- * the tutorial's variables, the UI built and served by it, Debian's Chromium driven through each step — sign-in,
- * the new dataset, the import of the tutorial's CSV, the colleague created with the tutorial's own command, both
- * people annotating (one page in bulk), review, team progress and the API key. Then, on a second server started with
+ * the real UI, following docs/tutorial/first-dataset.md: a Gloss server on a temporary SQLite database started as
+ * the tutorial starts it (no owner), the UI built and served by it, Debian's Chromium driven through each step — the
+ * set-up page, the new dataset, the import of the tutorial's CSV, the invitation and the colleague accepting it, both
+ * people annotating (one page in bulk), review, team progress and the export dialog. Then, on a second server started with
  * no owner, the team's pages (docs/screenshots/team-*.png): the first-start set-up page opened from the link in the
  * server's log, People with the invitation dialog, and Workspaces with a workspace's members. The other screenshots
  * in that folder come from the end-to-end tests (`GLOSS_SCREENSHOTS=1 npx vitest run --project ui-e2e`).
  */
-import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { ManagedRuntime } from "effect"
 import type { Browser, Page } from "playwright-core"
 import { TestServer, TestServerOn } from "../../test/support/server.js"
-import { buildUi, hasChromium, launch, repoPath, signIn } from "../../ui/test/e2e/browser.js"
+import { buildUi, hasChromium, launch, repoPath } from "../../ui/test/e2e/browser.js"
 import { OwnerlessServerLive, setupTokenFromLog } from "../../ui/test/e2e/teamServer.js"
-import { markedBlocks, readTutorial, reviews, reviewsCsv, startEnv } from "./tutorial.js"
+import { readTutorial, reviews, reviewsCsv, startEnv } from "./tutorial.js"
 
 const OUT = repoPath("docs/screenshots")
 const WIDTH = 1280
@@ -72,17 +71,25 @@ const answerAll = async (page: Page, who: keyof typeof ANSWERS, onEach?: (n: num
   }
 }
 
-const main = async (browser: Browser, url: string, env: Readonly<Record<string, string>>) => {
-  const start = startEnv(markdown)
+/** The owner the reader creates on the set-up page. */
+const ADMIN = { username: "admin", firstName: "Ada", password: "change-me-please", workspace: "team" }
+const COLLEAGUE = { username: "maria", firstName: "Maria", password: "maria-password" }
+
+const main = async (browser: Browser, url: string) => {
   const owner = await browser.newContext({ viewport: { width: WIDTH, height: HEIGHT }, colorScheme: "light" })
   const page = await owner.newPage()
   page.setDefaultTimeout(15_000)
 
-  // 1. Sign-in, then the empty datasets page.
-  await page.goto(`${url}/`)
-  await page.waitForURL(/\/sign-in/)
-  await shoot(page, "sign-in")
-  await signIn(page, start["USERNAME"] ?? "", start["PASSWORD"] ?? "")
+  // 1. The set-up page (from the server's own machine: no token asked), then the empty datasets page.
+  await page.goto(`${url}/setup`)
+  await page.locator("#new-username").fill(ADMIN.username)
+  await page.locator("#first-name").fill(ADMIN.firstName)
+  await page.locator("#new-password").fill(ADMIN.password)
+  await page.locator("#repeat-password").fill(ADMIN.password)
+  await page.locator("#first-workspace").fill(ADMIN.workspace)
+  await shoot(page, "setup")
+  await page.getByRole("button", { name: "Create owner and workspace" }).click()
+  await page.waitForURL(`${url}/`)
   await page.getByRole("heading", { name: "No datasets yet" }).waitFor()
   await shoot(page, "home-empty")
 
@@ -114,15 +121,27 @@ const main = async (browser: Browser, url: string, env: Readonly<Record<string, 
   await page.getByRole("heading", { name: "4. Import" }).scrollIntoViewIfNeeded()
   await shoot(page, "import-done")
 
-  // 4. The colleague's account, with the tutorial's own command, on the server's database.
-  const create = markedBlocks(markdown, "tutorial-check").flatMap((b) => b.split("\n")).find((l) => l.includes(" users create "))
-  if (create === undefined) throw new Error("the tutorial has no `users create` command")
-  const words = create.replace(/^npm run gloss -- /, "").split(/\s+/)
-  execFileSync(repoPath("node_modules/.bin/tsx"), [repoPath("src/bin/gloss.ts"), ...words], {
-    env: { ...process.env, ...env, GLOSS_LOG_LEVEL: "warning" },
-    stdio: ["ignore", "ignore", "inherit"]
-  })
-  const colleague = { username: words[words.indexOf("--username") + 1] ?? "", password: words[words.indexOf("--password") + 1] ?? "" }
+  // 4. The invitation, and the colleague accepting it in a browser of her own.
+  await page.getByRole("link", { name: "People" }).click()
+  await page.getByRole("button", { name: "Invite" }).click()
+  await page.getByRole("dialog").getByRole("checkbox", { name: ADMIN.workspace }).check()
+  await page.getByRole("button", { name: "Create link" }).click()
+  const linkField = page.locator("input[aria-label='Invitation link']")
+  await until("the invitation link", async () => (await linkField.inputValue()).includes("token="))
+  await shoot(page, "invite")
+  const link = await linkField.inputValue()
+  await page.keyboard.press("Escape")
+  const other = await browser.newContext({ viewport: { width: WIDTH, height: HEIGHT }, colorScheme: "light" })
+  const theirs = await other.newPage()
+  theirs.setDefaultTimeout(15_000)
+  await theirs.goto(link)
+  await theirs.locator("#new-username").fill(COLLEAGUE.username)
+  await theirs.locator("#first-name").fill(COLLEAGUE.firstName)
+  await theirs.locator("#new-password").fill(COLLEAGUE.password)
+  await theirs.locator("#repeat-password").fill(COLLEAGUE.password)
+  await shoot(theirs, "accept")
+  await theirs.getByRole("button", { name: "Accept and sign in" }).click()
+  await theirs.waitForURL(`${url}/`)
 
   // The owner answers: a screenshot after two records, then the rest.
   await page.goto(`${url}/dataset/${datasetId}/annotation-mode`)
@@ -132,11 +151,6 @@ const main = async (browser: Browser, url: string, env: Readonly<Record<string, 
   })
 
   // The colleague: one page in bulk (the reviews she finds negative), then the rest one by one.
-  const other = await browser.newContext({ viewport: { width: WIDTH, height: HEIGHT }, colorScheme: "light" })
-  const theirs = await other.newPage()
-  theirs.setDefaultTimeout(15_000)
-  await theirs.goto(`${url}/`)
-  await signIn(theirs, colleague.username, colleague.password)
   await theirs.getByRole("link", { name: "product-reviews" }).click()
   await theirs.locator(".record-card").waitFor()
   await theirs.getByRole("button", { name: "Bulk", exact: true }).click()
@@ -165,13 +179,14 @@ const main = async (browser: Browser, url: string, env: Readonly<Record<string, 
   await until("a disagreement", async () => (await page.locator(".review-panel").innerText()).includes("Disagreement"))
   await shoot(page, "review")
   await page.goto(`${url}/dataset/${datasetId}/team`)
-  await until("the team's progress", async () => (await page.getByRole("table").innerText()).includes(colleague.username))
+  await until("the team's progress", async () => (await page.getByRole("table").innerText()).includes(COLLEAGUE.username))
   await shoot(page, "team-progress")
 
-  // 6. The API key the export logs in with.
-  await page.goto(`${url}/user-settings`)
-  await until("the API key", async () => (await page.locator("input[aria-label='API key']").inputValue()) !== "")
-  await shoot(page, "my-settings")
+  // 6. The export dialog, as the reader fills it in.
+  await page.goto(`${url}/dataset/${datasetId}/annotation-mode`)
+  await page.getByRole("button", { name: "Export", exact: true }).click()
+  await page.getByRole("dialog").getByRole("radio", { name: /Argilla dataset/ }).check()
+  await shoot(page, "export")
   await owner.close()
   fs.rmSync(dir, { recursive: true, force: true })
 }
@@ -254,13 +269,14 @@ if (!hasChromium) throw new Error("docs:screenshots needs Chromium at /usr/bin/c
 buildUi()
 fs.mkdirSync(OUT, { recursive: true })
 const home = fs.mkdtempSync(path.join(os.tmpdir(), "gloss-screenshots-"))
-const env = { ...startEnv(markdown), GLOSS_HOME_PATH: home, GLOSS_LOG_LEVEL: "warning", HF_HUB_DISABLE_TELEMETRY: "1" }
+// The tutorial starts the server without the owner variables (startEnv reads none from it).
+const env = { USERNAME: "", PASSWORD: "", API_KEY: "", ...startEnv(markdown), GLOSS_HOME_PATH: home, GLOSS_LOG_LEVEL: "warning", HF_HUB_DISABLE_TELEMETRY: "1" }
 const runtime = ManagedRuntime.make(TestServerOn("sqlite", env))
 let browser: Browser | undefined
 try {
   const { url } = await runtime.runPromise(TestServer)
   browser = await launch()
-  await main(browser, url, env)
+  await main(browser, url)
   await teamShots(browser)
 } finally {
   await browser?.close()

@@ -4,10 +4,10 @@
  *   and as many arguments as it takes (read from the command line's own definitions, through the generated
  *   reference page's usage lines);
  * - every screenshot it shows exists, and `npm run docs:screenshots` takes exactly those;
- * - its story runs: a server started with the tutorial's variables, the `<!-- tutorial-check -->` blocks in order
- *   in one bash (the CSV, the colleague's account, the login and the export), with the browser's part — the dataset
- *   and the import — done through the API as the UI does it; the colleague then sees the dataset, and the export
- *   holds every record.
+ * - its story runs: a server started as it says (no owner variables), then the browser's part through the API as the
+ *   UI sends it — the set-up page, the new dataset, the import of the CSV its `<!-- tutorial-check -->` block writes,
+ *   the invitation accepted by the colleague, both answering, the export dialog — and the export holds every record
+ *   with both annotators' names.
  */
 import { execFile } from "node:child_process"
 import * as fs from "node:fs"
@@ -18,7 +18,8 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { cliPage } from "../../scripts/docs/reference.js"
 import { glossCommands, markedBlocks, readTutorial, reviews, reviewsCsv, startEnv } from "../../scripts/docs/tutorial.js"
-import { clientFor, OWNER, TestServer, TestServerLive } from "../support/server.js"
+import { clientFor, clientWith, TestServerLive } from "../support/server.js"
+import { zipEntries } from "../support/zipEntries.js"
 
 const ROOT = path.resolve(import.meta.dirname, "../..")
 const tutorial = readTutorial()
@@ -77,7 +78,7 @@ const problemsOf = (command: string, known: ReadonlyArray<Usage>): ReadonlyArray
 describe("the tutorial", () => {
   it("names real commands of the command line, with their options and arguments", () => {
     const commands = glossCommands(tutorial)
-    expect(commands.length).toBeGreaterThanOrEqual(5)
+    expect(commands.length).toBeGreaterThanOrEqual(3)
     const known = usages()
     expect(commands.flatMap((command) => problemsOf(command, known))).toEqual([])
     // The checker itself catches what it should.
@@ -100,24 +101,32 @@ describe("the tutorial", () => {
 })
 
 const START = startEnv(tutorial)
+/** The tutorial starts the server without the owner variables: the owner comes from the set-up page. */
+const NO_OWNER = { USERNAME: "", PASSWORD: "", API_KEY: "" }
 
-layer(TestServerLive("sqlite", { ...START }), { excludeTestServices: true, timeout: 60_000 })("the tutorial's story", (it) => {
-  it.effect("runs against a server started as it says: the colleague's account, the login and the export", () =>
+layer(TestServerLive("sqlite", NO_OWNER), { excludeTestServices: true, timeout: 60_000 })("the tutorial's story", (it) => {
+  it.effect("runs against a server started as it says: set-up, dataset, import, invitation, answers, export", () =>
     Effect.gen(function*() {
-      const { env, url } = yield* TestServer
-      expect(Object.keys(START).toSorted()).toEqual(["PASSWORD", "USERNAME", "WORKSPACE"])
-      const owner = yield* clientFor(OWNER.apiKey)
+      expect(START).toEqual({})
+      const anonymous = yield* clientFor()
+      // The set-up page, from the server's own machine (no token needed there), as the tutorial's reader fills it in.
+      expect(yield* anonymous.setup.status()).toEqual({ needed: true, token_required: false })
+      const session = yield* anonymous.setup.create({
+        payload: { username: "admin", password: "change-me-please", first_name: "Ada", workspace: "team" }
+      })
+      const owner = yield* clientWith({ authorization: `Bearer ${session.access_token}` })
       const me = yield* owner.me.me()
-      expect([me.username, me.role]).toEqual([START["USERNAME"], "owner"])
+      expect([me.username, me.role]).toEqual(["admin", "owner"])
+      expect((yield* anonymous.setup.status()).needed).toBe(false)
 
-      // The browser's part, as the new dataset form and the importer send it.
-      const workspace = (yield* owner.me.workspaces()).items.find((w) => w.name === START["WORKSPACE"])
-      if (workspace === undefined) throw new Error(`no workspace ${START["WORKSPACE"]} at start`)
+      // The new dataset form and the importer, as they send it.
+      const workspace = (yield* owner.me.workspaces()).items.find((w) => w.name === "team")
+      if (workspace === undefined) throw new Error("the set-up made no workspace 'team'")
       const dataset = yield* owner.datasets.create({
         payload: { name: "product-reviews", workspace_id: workspace.id, distribution: { strategy: "overlap", min_submitted: 2 } }
       })
       yield* owner.fields.create({ path: { id: dataset.id }, payload: { name: "text", title: "Text", required: true, settings: { type: "text" } } })
-      yield* owner.questions.create({
+      const question = yield* owner.questions.create({
         path: { id: dataset.id },
         payload: {
           name: "sentiment",
@@ -127,38 +136,51 @@ layer(TestServerLive("sqlite", { ...START }), { excludeTestServices: true, timeo
         }
       })
       yield* owner.datasets.publish({ path: { id: dataset.id } })
+
+      // The one shell block after the start: the CSV the reader saves, imported as the importer does.
+      const blocks = markedBlocks(tutorial, "tutorial-check")
+      expect(blocks.length).toBe(1)
+      const cwd = fs.mkdtempSync(path.join(os.tmpdir(), "gloss-tutorial-"))
+      const run = yield* Effect.promise(() =>
+        promisify(execFile)("bash", ["-c", `set -euo pipefail\n${blocks[0]}`], { cwd, timeout: 30_000 })
+          .then(() => true, (error: Error) => error)
+      )
+      expect(run).toBe(true)
+      expect(fs.readFileSync(path.join(cwd, "reviews.csv"), "utf8")).toBe(reviewsCsv(tutorial))
+      fs.rmSync(cwd, { recursive: true, force: true })
       const rows = reviews(tutorial).map(({ external_id, text }) => ({ external_id, fields: { text } }))
       yield* owner.records.bulkCreate({ path: { id: dataset.id }, payload: { items: rows } })
 
-      // The shell blocks, in order, in one bash, in a folder of their own; `npm run gloss --` is the command line.
-      const cwd = fs.mkdtempSync(path.join(os.tmpdir(), "gloss-tutorial-"))
-      const blocks = markedBlocks(tutorial, "tutorial-check")
-      expect(blocks.length).toBe(3)
-      const script = [
-        "set -euo pipefail",
-        `npm() { [ "$1 $2 $3" = "run gloss --" ] || { echo "unexpected: npm $*" >&2; return 2; }; shift 3; "${ROOT}/node_modules/.bin/tsx" "${ROOT}/src/bin/gloss.ts" "$@"; }`,
-        ...blocks.map((block) => block.replaceAll("http://localhost:6900", url).replaceAll("paste-your-api-key-here", OWNER.apiKey))
-      ].join("\n")
-      const run = yield* Effect.promise(() =>
-        promisify(execFile)("bash", ["-c", script], {
-          cwd,
-          timeout: 170_000,
-          // The command line opens the server's database (GLOSS_HOME_PATH…), as the tutorial says it must.
-          env: { ...process.env, ...env, GLOSS_CACHE_DIR: path.join(cwd, ".cache"), TSX_TSCONFIG_PATH: path.join(ROOT, "tsconfig.json"), NO_COLOR: "1" }
-        }).then((out) => ({ ok: true as const, ...out }), (error: { stdout?: string; stderr?: string; message: string }) => ({ ok: false as const, stdout: error.stdout ?? "", stderr: `${error.message}\n${error.stderr ?? ""}` }))
-      )
-      expect(run.ok, `${run.stdout}${run.stderr}`).toBe(true)
-      expect(fs.readFileSync(path.join(cwd, "reviews.csv"), "utf8")).toBe(reviewsCsv(tutorial))
-      const key = /API key: (\S+)/.exec(run.stdout)?.[1]
-      expect(run.stdout).toContain("Created annotator 'maria'")
-      expect(run.stdout).toContain("Exported dataset product-reviews (8 records)")
-
-      // The colleague's key works, and she sees the dataset: she is a member of the workspace.
-      const maria = yield* clientFor(key ?? "")
+      // The invitation: an annotator of `team`, accepted by the colleague, who then sees the dataset and answers.
+      const invitation = yield* owner.invitations.create({ payload: { role: "annotator", workspace_ids: [workspace.id] } })
+      const accepted = yield* anonymous.invitations.accept({
+        payload: { token: invitation.token, username: "maria", password: "maria-password", first_name: "Maria" }
+      })
+      const maria = yield* clientWith({ authorization: `Bearer ${accepted.access_token}` })
+      expect((yield* maria.me.me()).role).toBe("annotator")
       const hers = yield* maria.datasets.listMine({ urlParams: {} })
       expect(hers.items.map((d) => d.name)).toEqual(["product-reviews"])
-      const exported = JSON.parse(fs.readFileSync(path.join(cwd, "product-reviews-export", "records.json"), "utf8")) as ReadonlyArray<unknown>
-      expect(exported.length).toBe(8)
-      fs.rmSync(cwd, { recursive: true, force: true })
+      const first = (yield* owner.records.list({ path: { id: dataset.id }, urlParams: { limit: 1 } })).items[0]
+      if (first === undefined) throw new Error("no record was imported")
+      for (const who of [owner, maria]) {
+        yield* who.responses.create({
+          path: { id: first.id },
+          payload: { status: "submitted", values: { [question.name]: { value: "positive" } } }
+        })
+      }
+
+      // The export dialog: an Argilla dataset zip of every record, with both answers and their usernames.
+      const started = yield* owner.exports.start({ path: { id: dataset.id }, payload: { format: "argilla-disk" } })
+      let status = started.status
+      for (let polls = 0; status !== "finished" && status !== "failed" && polls < 600; polls++) {
+        yield* Effect.sleep("100 millis")
+        status = (yield* owner.jobs.get({ path: { id: started.id } })).status
+      }
+      expect(status).toBe("finished")
+      const files = zipEntries(yield* owner.exports.download({ path: { id: started.id } }))
+      const records = JSON.parse(files.get("records.json")?.toString() ?? "[]") as ReadonlyArray<unknown>
+      expect(records.length).toBe(8)
+      const users = JSON.parse(files.get(".argilla/users.json")?.toString() ?? "[]") as ReadonlyArray<{ username: string }>
+      expect(users.map((u) => u.username).toSorted()).toEqual(["admin", "maria"])
     }), 180_000)
 })
