@@ -270,6 +270,8 @@ describe.skipIf(!hasChromium)("the team, end to end", () => {
     await expect.poll(() => row.innerText()).toMatch(/research\s+3\s+1/)
     await panel.getByRole("button", { name: "Remove grace from research" }).click()
     await expect.poll(() => panel.getByRole("status").innerText()).toBe("grace was removed from research.")
+    // The focus does not fall to the top of the page with the removed member's button.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Members of research")
     await checkScreen(page, "workspaces members")
     const members = await Effect.runPromise(owner.workspaces.listUsers({ path: { id: workspaceId } }))
     expect(members.items.map((u) => u.username).sort()).toEqual(["ada", "carol"])

@@ -2,7 +2,7 @@
  * One workspace's members: remove one (owners, and admins in their own workspaces), and, for owners, add a user
  * picked from everyone who is not a member yet (narrowed by a search, so a thousand users stay usable).
  */
-import { type FormEvent, useState } from "react"
+import { type FormEvent, useRef, useState } from "react"
 import type { User } from "../../../../src/domain/User.js"
 import type { Workspace } from "../../../../src/domain/Workspace.js"
 import { addMember, removeMember } from "../../data/accounts.js"
@@ -91,13 +91,19 @@ export const MembersPanel = (props: {
   readonly onClose: () => void
 }) => {
   const [notice, setNotice] = useState("")
+  const heading = useRef<HTMLHeadingElement>(null)
+  // A removed member's button goes with them: the focus moves to the panel's heading rather than to the page's top.
+  const removed = (message: string) => {
+    setNotice(message)
+    heading.current?.focus()
+  }
   const memberIds = new Set((props.members ?? []).map((m) => m.id))
   // Owners belong everywhere without being members: they are not offered.
   const candidates = (props.everyone ?? []).filter((u) => !memberIds.has(u.id) && u.role !== "owner")
   return (
     <section className="panel members-panel" aria-labelledby="members-title">
       <div className="members-head">
-        <h2 id="members-title">Members of {props.workspace.name}</h2>
+        <h2 id="members-title" ref={heading} tabIndex={-1}>Members of {props.workspace.name}</h2>
         <button type="button" onClick={props.onClose}>Close<span className="visually-hidden"> the members</span></button>
       </div>
       <p role="status" className="muted">{notice}</p>
@@ -105,7 +111,7 @@ export const MembersPanel = (props: {
         : props.members.length === 0 ? <p className="muted">No members yet.</p>
         : (
           <ul className="members">
-            {props.members.map((m) => <Member key={m.id} workspace={props.workspace} user={m} canRemove onDone={setNotice} />)}
+            {props.members.map((m) => <Member key={m.id} workspace={props.workspace} user={m} canRemove onDone={removed} />)}
           </ul>
         )}
       {props.everyone === undefined ? null : <AddMember workspace={props.workspace} candidates={candidates} onDone={setNotice} />}
