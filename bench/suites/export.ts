@@ -31,7 +31,7 @@ const recordsOf = (options: SuiteOptions) => {
 }
 
 /** A published dataset: the ingest benchmark's settings plus a 384-dimension vector. */
-const transferDataset = async (call: ReturnType<typeof api>, name: string) => {
+export const transferDataset = async (call: ReturnType<typeof api>, name: string) => {
   const workspaces = await call("GET", "/me/workspaces") as { items: Array<{ id: string; name: string }> }
   const workspace = workspaces.items[0] ?? (await call("POST", "/workspaces", { name: "bench" }) as { id: string; name: string })
   const dataset = await call("POST", "/datasets", { name, workspace_id: workspace.id }) as { id: string }

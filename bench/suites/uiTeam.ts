@@ -14,6 +14,7 @@ import { signIn } from "../../ui/test/e2e/browser.js"
 import { api, benchRecord } from "../lib/http.js"
 import { percentile } from "../lib/latency.js"
 import type { SuiteOptions } from "../run.js"
+import { transferDataset } from "./export.js"
 
 const DEFAULT_USERS = 1_000
 const DEFAULT_EXPORT_RECORDS = 100_000
@@ -124,21 +125,8 @@ export const fileExportFigures = async (
 ) => {
   const call = api(url, apiKey)
   const me = await call("GET", "/me") as { id: string }
-  const workspace = await call("POST", "/workspaces", { name: `export-${Date.now()}` }) as { id: string }
-  const dataset = await call("POST", "/datasets", { name: `export-${Date.now()}`, workspace_id: workspace.id }) as { id: string }
-  const post = (kind: string, body: unknown) => call("POST", `/datasets/${dataset.id}/${kind}`, body)
-  await post("fields", { name: "title", title: "Title", required: true, settings: { type: "text" } })
-  await post("fields", { name: "body", title: "Body", settings: { type: "text" } })
-  await post("questions", {
-    name: "sentiment",
-    title: "Sentiment",
-    required: true,
-    settings: { type: "label_selection", options: [{ value: "pos", text: "Positive" }, { value: "neg", text: "Negative" }] }
-  })
-  await post("metadata-properties", { name: "source", title: "Source", settings: { type: "terms" } })
-  await post("metadata-properties", { name: "stars", title: "Stars", settings: { type: "integer", min: 0, max: 5 } })
-  await post("metadata-properties", { name: "score", title: "Score", settings: { type: "float" } })
-  await call("PUT", `/datasets/${dataset.id}/publish`)
+  // The export suite's dataset: two texts, a label question, three metadata properties (and a vector setting).
+  const dataset = await transferDataset(call, `ui-export-${Date.now()}`)
   const loadStarted = performance.now()
   for (let from = 0; from < records; from += BATCH) {
     const items = Array.from({ length: Math.min(BATCH, records - from) }, (_, k) => {

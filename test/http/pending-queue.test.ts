@@ -68,7 +68,7 @@ for (const dialect of dialects) {
           )
           const metrics = Effect.map(
             send("GET", `/api/v1/me/datasets/${dataset.id}/metrics`, undefined, me.user.api_key),
-            (response) => (response.body as { responses: Record<string, number> }).responses
+            (response) => (response.body as { responses: { pending: number } }).responses
           )
           const before = yield* queue
           expect(before.total).toBe(4)
