@@ -82,8 +82,9 @@ describe("users and workspaces", () => {
 
     const listed = await gloss(cli, ["workspaces", "list"], env)
     expect(listed.code).toBe(0)
+    // `default`: the owner's workspace, made at start-up because USERNAME and PASSWORD are set without WORKSPACE.
     expect(listed.stdout.trimEnd().split("\n").map((line) => line.split("\t")[0]).sort())
-      .toEqual(["annotators", "reviewers", "team"])
+      .toEqual(["annotators", "default", "reviewers", "team"])
   })
 
   it("workspaces create with a taken name, and add-user with an unknown user, fail with one line", async () => {

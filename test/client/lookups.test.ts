@@ -6,7 +6,7 @@ import { expect, layer } from "@effect/vitest"
 import { Chunk, Effect, Option, Stream } from "effect"
 import { NoWorkspaces } from "../../src/client/index.js"
 import { unique, userWith, workspace } from "../support/fixtures.js"
-import { TestServerLive } from "../support/server.js"
+import { TestServerLive, withoutWorkspaces } from "../support/server.js"
 import { ownerGloss, valueOf, withLogs } from "./support.js"
 
 const MISSING = "00000000-0000-4000-8000-000000000000"
@@ -15,6 +15,7 @@ const MISSING = "00000000-0000-4000-8000-000000000000"
 layer(TestServerLive("sqlite"), { excludeTestServices: true, timeout: 60_000 })("a server without workspaces", (it) => {
   it.scoped("workspaces.default fails with NoWorkspaces; a dataset lookup by name without workspace too", () =>
     Effect.gen(function*() {
+      yield* withoutWorkspaces
       const client = yield* ownerGloss()
       const error = yield* Effect.flip(client.workspaces.default)
       expect(error).toBeInstanceOf(NoWorkspaces)

@@ -14,7 +14,7 @@ import {
 } from "../../src/client/index.js"
 import { publishedDataset } from "../support/datasets.js"
 import { unique, userWith, workspace } from "../support/fixtures.js"
-import { OWNER, TestServer, TestServerLive } from "../support/server.js"
+import { OWNER, TestServer, TestServerLive, withoutWorkspaces } from "../support/server.js"
 import { freePort, json, STUB_USER, stubServer } from "./support.js"
 
 const MISSING = "00000000-0000-4000-8000-000000000000"
@@ -43,6 +43,7 @@ const rejection = (promise: () => Promise<unknown>) =>
 layer(TestServerLive("sqlite"), { excludeTestServices: true, timeout: 60_000 })("Promise face, no workspaces yet", (it) => {
   it.scoped("client.workspaces.default rejects with NoWorkspaces", () =>
     Effect.gen(function*() {
+      yield* withoutWorkspaces
       const { client } = yield* promiseClient
       const error = yield* rejection(() => client.workspaces.default)
       expect(error).toBeInstanceOf(NoWorkspaces)

@@ -87,6 +87,15 @@ export const clientFor = (apiKey?: string) => clientWith(apiKey === undefined ? 
 
 export const ownerClient = clientFor(OWNER.apiKey)
 
+/**
+ * Deletes the owner's workspaces (at start-up, the bootstrap's `default`, made because WORKSPACE is unset), for the
+ * tests of a server where nobody has created a workspace yet.
+ */
+export const withoutWorkspaces = Effect.gen(function*() {
+  const owner = yield* ownerClient
+  for (const workspace of (yield* owner.me.workspaces()).items) yield* owner.workspaces.delete({ path: { id: workspace.id } })
+})
+
 /** A raw request, for what a typed client cannot send (malformed bodies, bad ids) and for exact bodies. */
 export const raw = (path: string, init: RequestInit = {}) =>
   Effect.flatMap(TestServer, ({ url }) =>
