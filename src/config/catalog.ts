@@ -179,7 +179,8 @@ export const variables: ReadonlyArray<Variable> = [
   server("owner", "API_KEY", text("random, printed once when the owner is created"), accepts("8 or more characters"),
     "The owner's API key."),
   server("owner", "WORKSPACE", unset, accepts("lowercase letters, digits, `-` and `_` (not first)"),
-    "A workspace created at start with the owner as a member."),
+    "A workspace created at start with the owner as a member. Unset, an owner created from `USERNAME` and " +
+      "`PASSWORD` gets the workspace `default`, so a first dataset has somewhere to go."),
   // search
   server("search", "GLOSS_SEARCH_ENGINE", text("`elasticsearch` when `GLOSS_ELASTICSEARCH` is set, else `database`"),
     oneOf("database", "elasticsearch", "opensearch"),
