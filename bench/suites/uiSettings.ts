@@ -22,6 +22,23 @@ const formsShownAt = (count: number) => `(() => {
   requestAnimationFrame(look)
 })()`
 
+/** A session of `owner` (its local storage), signed in through the sign-in page, for new contexts to start from. */
+export const signedInState = async (
+  browser: Browser,
+  url: string,
+  owner: { readonly username: string; readonly password: string },
+  viewport: { readonly width: number; readonly height: number }
+) => {
+  const context = await browser.newContext({ viewport })
+  const page = await context.newPage()
+  await page.goto(`${url}/sign-in`)
+  await signIn(page, owner.username, owner.password)
+  await page.locator("table.datasets").waitFor()
+  const storageState = await context.storageState()
+  await context.close()
+  return storageState
+}
+
 export const settingsPageMs = async (
   browser: Browser,
   url: string,
@@ -31,13 +48,7 @@ export const settingsPageMs = async (
   const seeded = await Effect.runPromise(seedSettings(url, owner.apiKey, { extraQuestions: EXTRA_QUESTIONS }))
   const questions = EXTRA_QUESTIONS + 1
   const viewport = { width: 1440, height: 960 }
-  const context = await browser.newContext({ viewport })
-  const page = await context.newPage()
-  await page.goto(`${url}/sign-in`)
-  await signIn(page, owner.username, owner.password)
-  await page.locator("table.datasets").waitFor()
-  const storageState = await context.storageState()
-  await context.close()
+  const storageState = await signedInState(browser, url, owner, viewport)
   const samples: Array<number> = []
   const pageErrors: Array<string> = []
   for (let i = 0; i < opens; i++) {

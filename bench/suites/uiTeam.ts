@@ -10,11 +10,11 @@
  *   (the server runs the export job itself, as `npm start` does).
  */
 import type { Browser } from "playwright-core"
-import { signIn } from "../../ui/test/e2e/browser.js"
 import { api, benchRecord } from "../lib/http.js"
 import { percentile } from "../lib/latency.js"
 import type { SuiteOptions } from "../run.js"
 import { transferDataset } from "./export.js"
+import { signedInState } from "./uiSettings.js"
 
 const DEFAULT_USERS = 1_000
 const DEFAULT_EXPORT_RECORDS = 100_000
@@ -80,13 +80,7 @@ export const peoplePageMs = async (
   const seedSeconds = seconds(seedStarted)
 
   const viewport = { width: 1440, height: 960 }
-  const context = await browser.newContext({ viewport })
-  const page = await context.newPage()
-  await page.goto(`${url}/sign-in`)
-  await signIn(page, owner.username, owner.password)
-  await page.locator("table.datasets").waitFor()
-  const storageState = await context.storageState()
-  await context.close()
+  const storageState = await signedInState(browser, url, owner, viewport)
   const samples: Array<number> = []
   const pageErrors: Array<string> = []
   for (let i = 0; i < opens; i++) {
