@@ -13,7 +13,7 @@ import { gloss } from "../cli/gloss.js"
 const run = Command.run(gloss, { name: "gloss", version: VERSION })
 
 // "gloss records import failed: …", "$ gloss records import …": a group's subcommand is part of the command's name.
-const GROUPS = new Set(["db", "users", "workspaces", "datasets", "search", "records"])
+const GROUPS = new Set(["db", "users", "workspaces", "datasets", "search", "records", "migrate"])
 const COMMAND_WORD = /^[a-z][a-z-]*$/
 const [first, second] = process.argv.slice(2)
 const path = first === undefined || !COMMAND_WORD.test(first)

@@ -4,6 +4,7 @@ import { Command } from "@effect/cli"
 import { bootstrapCommand } from "./BootstrapCommand.js"
 import { datasetsCommand } from "./DatasetsCommand.js"
 import { dbCommand } from "./DbCommand.js"
+import { migrateCommand } from "./MigrateCommand.js"
 import { deployCommand } from "./DeployCommand.js"
 import { loginCommand, logoutCommand } from "./LoginCommand.js"
 import { recordsCommand } from "./RecordsCommand.js"
@@ -25,6 +26,7 @@ export const gloss = Command.make("gloss").pipe(
     datasetsCommand,
     searchCommand,
     recordsCommand,
+    migrateCommand,
     deployCommand,
     loginCommand,
     logoutCommand
