@@ -15,6 +15,7 @@ import { applySuite } from "./suites/apply.js"
 import { exportSuite } from "./suites/export.js"
 import { ingestSuite } from "./suites/ingest.js"
 import { meSuite } from "./suites/me.js"
+import { migrateSuite } from "./suites/migrate.js"
 import { quantisationSuite } from "./suites/quantisation.js"
 import { scaleSuite } from "./suites/scale.js"
 import { searchSuite } from "./suites/search.js"
@@ -32,7 +33,8 @@ const suites: Record<string, (options: SuiteOptions) => Promise<unknown>> = {
   apply: applySuite,
   scale: scaleSuite,
   quantisation: quantisationSuite,
-  export: exportSuite
+  export: exportSuite,
+  migrate: migrateSuite
 }
 
 const selected: Array<string> = []
@@ -53,9 +55,9 @@ if (unknown.length > 0) {
 }
 
 const results: Record<string, unknown> = {}
-// `scale`, `quantisation` and `export` run only when asked for: at their default sizes they load a million (100 000
-// vector-laden) records.
-const onlyWhenAsked = new Set(["scale", "quantisation", "export"])
+// `scale`, `quantisation`, `export` and `migrate` run only when asked for: at their default sizes they load a million
+// (100 000 vector-laden) records.
+const onlyWhenAsked = new Set(["scale", "quantisation", "export", "migrate"])
 for (const name of selected.length > 0 ? selected : Object.keys(suites).filter((name) => !onlyWhenAsked.has(name))) {
   const suite = suites[name]
   if (suite !== undefined) results[name] = await suite(options)
