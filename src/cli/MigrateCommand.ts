@@ -52,6 +52,9 @@ const progressTo = (stream: NodeJS.WriteStream): Progress => {
   }
 }
 
+/** Names a source in Gloss's memory of past runs: its URL without a password (which may change between runs). */
+const withoutPassword = (url: string) => url.replace(/^([a-z+]+:\/\/[^:/@]*):[^@]*@/i, "$1@")
+
 const fromArgilla = Command.make("from-argilla", {
   databaseUrl: Options.text("argilla-database-url").pipe(
     Options.optional,
@@ -108,7 +111,9 @@ const fromArgilla = Command.make("from-argilla", {
         onNone: () => Effect.fail(new MigrationError({ message: "--argilla-api-url needs an owner's API key: --argilla-api-key or ARGILLA_API_KEY" })),
         onSome: (key) => fromApi(Option.getOrThrow(options.apiUrl), Redacted.value(key))
       })
-    const sourceKey = Option.isSome(options.databaseUrl) ? `database:${source.description}` : `api:${Option.getOrThrow(options.apiUrl)}`
+    const sourceKey = Option.isSome(options.databaseUrl)
+      ? `database:${withoutPassword(options.databaseUrl.value)}`
+      : `api:${Option.getOrThrow(options.apiUrl).replace(/\/+$/, "")}`
     yield* Console.log(`${options.dryRun ? "Dry run: nothing is written. " : ""}Reading ${source.description}`)
     const report = yield* migrate(source, {
       sourceKey,

@@ -227,6 +227,10 @@ export const migrate = (source: ArgillaSource, options: MigrateOptions) =>
       yield* write(target.upsert("datasets", [toGloss.datasets(dataset)]))
       const settingsChanged = yield* syncSettings(target, report, dataset.id, settings, write, saw)
 
+      // A dataset that is new, or whose settings changed, gets its index rebuilt; otherwise only the records this run
+      // wrote are re-indexed (so their ids are kept, and only then).
+      // (A dataset published in Argilla since the last run has no index in Gloss yet.)
+      const rebuild = !existed || settingsChanged || existing?.["status"] !== "ready"
       const total = yield* source.recordCount(dataset.id)
       const touched: Array<string> = []
       let done = 0
@@ -250,7 +254,7 @@ export const migrate = (source: ArgillaSource, options: MigrateOptions) =>
               report.add(kind, "updated", known.size)
             }
             const recordIds = page.records.map((record) => record.id)
-            touched.push(...recordIds)
+            if (!rebuild) touched.push(...recordIds)
             if (!dryRun) {
               yield* target.transaction(Effect.gen(function*() {
                 for (const [kind, rows] of [["responses", responses], ["suggestions", page.suggestions], ["vectors", page.vectors]] as const) {
@@ -294,7 +298,7 @@ export const migrate = (source: ArgillaSource, options: MigrateOptions) =>
           : yield* target.deleteDatasetUsers(dataset.id, new Set(datasetUsers.map((row) => row.user_id)))
         report.add("dataset users", "deleted", removed)
       }
-      if (dataset.status === "ready") indexing.push({ datasetId: dataset.id, rebuild: !existed || settingsChanged || datasetChanged, touched, deleted })
+      if (dataset.status === "ready") indexing.push({ datasetId: dataset.id, rebuild, touched, deleted })
     }
 
     // ---- Webhooks ----------------------------------------------------------------------------------------
