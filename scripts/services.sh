@@ -2,8 +2,9 @@
 # Installs (when missing) and starts the services the full test suite uses: PostgreSQL and Redis from Debian's
 # packages, on loopback, Chromium for the web UI's browser tests, curl and jq for the README's examples, Schemathesis
 # and Argilla's Python SDK (in .venv) for the schema fuzzing and SDK compatibility tests, then Elasticsearch and
-# OpenSearch (engines.sh) and Argilla's web UI (argilla-ui.sh). Idempotent: safe to run again when they are already
-# up. Uses sudo for apt-get when not run as root.
+# OpenSearch (engines.sh), Argilla's web UI (argilla-ui.sh) and a real Argilla server in .venv-argilla-server
+# (argilla-server.sh, for the tests of `gloss migrate from-argilla`). Idempotent: safe to run again when they are
+# already up. Uses sudo for apt-get when not run as root.
 set -euo pipefail
 
 SUDO=""
@@ -96,3 +97,6 @@ bash "$(dirname "$0")/engines.sh"
 
 # Argilla's own web UI (the argilla-server wheel's static folder, from PyPI) for ui/test/e2e/argilla-ui.test.ts.
 bash "$(dirname "$0")/argilla-ui.sh"
+
+# A real Argilla server (argilla-server from PyPI, in a venv of its own) for the tests of `gloss migrate from-argilla`.
+bash "$(dirname "$0")/argilla-server.sh"
