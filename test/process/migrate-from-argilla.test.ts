@@ -46,9 +46,18 @@ const json = async (response: Response) => {
   if (!response.ok) throw new Error(`${response.status} ${response.url}: ${text}`)
   return JSON.parse(text)
 }
-const get = (base: string, route: string, apiKey: string) => fetch(`${base}${route}`, { headers: { "X-Argilla-Api-Key": apiKey } }).then(json)
+/**
+ * fetch, once more when a kept-alive connection turned out closed before the request went out (the server ends idle
+ * connections, and a test that paused for a while may pick one it is closing).
+ */
+const request = (url: string, init: RequestInit): Promise<Response> =>
+  fetch(url, init).catch((error: { cause?: { code?: string } }) => {
+    if (error.cause?.code === "UND_ERR_SOCKET") return fetch(url, init)
+    throw error
+  })
+const get = (base: string, route: string, apiKey: string) => request(`${base}${route}`, { headers: { "X-Argilla-Api-Key": apiKey } }).then(json)
 const post = (base: string, route: string, apiKey: string, body: unknown) =>
-  fetch(`${base}${route}`, {
+  request(`${base}${route}`, {
     method: "POST",
     headers: { "X-Argilla-Api-Key": apiKey, "content-type": "application/json" },
     body: JSON.stringify(body)
@@ -126,7 +135,7 @@ describe.skipIf(problem !== undefined).each([
   }, 300_000)
 
   it("lets every user sign in with the same password and the same API key", async () => {
-    server = spawnGloss(["server"], { ...env, GLOSS_PORT: "0" })
+    server = spawnGloss(["server"], { ...env, GLOSS_HOST: "127.0.0.1", GLOSS_PORT: "0" })
     base = await listening(server)
     for (const user of filled.users) {
       const token = await fetch(`${base}/api/v1/token`, {
@@ -156,48 +165,77 @@ describe.skipIf(problem !== undefined).each([
   it("finds the same neighbours in a similarity search", async () => {
     const owner = filled.users.find((user) => user.role === "owner")!
     const dataset = filled.datasets.find((d) => d.name === "everything")!
-    const page = await post(base, `/api/v1/me/datasets/${dataset.id}/records/search?include=vectors&limit=50`, owner.api_key, {})
-    const withVector = page.items.map((item: { record: { id: string; vectors?: Record<string, unknown> } }) => item.record)
-      .filter((record: { vectors?: Record<string, unknown> }) => record.vectors?.["embedding"] !== undefined)
-      .slice(0, 3)
-    expect(withVector.length).toBeGreaterThan(0)
-    for (const record of withVector) {
+    // Every vector, as Gloss serves them, for the exact answer.
+    const vectors = new Map<string, Array<number>>()
+    for (let offset = 0; ; offset += 500) {
+      const page = await post(base, `/api/v1/me/datasets/${dataset.id}/records/search?include=vectors&offset=${offset}&limit=500`, owner.api_key, {})
+      for (const { record } of page.items) {
+        const vector = record.vectors?.["embedding"]
+        if (vector !== undefined) vectors.set(record.id, vector)
+      }
+      if (page.items.length < 500) break
+    }
+    expect(vectors.size).toBe(dataset.counts.vectors)
+    const cosine = (a: Array<number>, b: Array<number>) => {
+      let dot = 0, na = 0, nb = 0
+      for (let i = 0; i < a.length; i++) {
+        dot += a[i]! * b[i]!
+        na += a[i]! * a[i]!
+        nb += b[i]! * b[i]!
+      }
+      return dot / Math.sqrt(na * nb)
+    }
+    for (const [id, vector] of [...vectors].slice(0, 3)) {
+      const exact = [...vectors].filter(([other]) => other !== id)
+        .map(([other, v]) => [other, cosine(vector, v)] as const)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 10)
+        .map(([other]) => other)
       const [fromArgilla, fromGloss] = await Promise.all([
-        neighbours(argilla.url, owner.api_key, dataset.id, record.id),
-        neighbours(base, owner.api_key, dataset.id, record.id)
+        neighbours(argilla.url, owner.api_key, dataset.id, id),
+        neighbours(base, owner.api_key, dataset.id, id)
       ])
-      expect(fromGloss.length).toBe(fromArgilla.length)
-      // Argilla's index is approximate (HNSW); at this size it finds the exact neighbours, as Gloss does.
-      expect(new Set(fromGloss)).toEqual(new Set(fromArgilla))
+      // Gloss searches exactly at this size, so it finds every one of the true neighbours, in order. Argilla's index
+      // (HNSW in Elasticsearch) is approximate: it finds most of them (7 to 10 of 10 in our runs).
+      expect(fromGloss).toEqual(exact)
+      expect(fromArgilla.filter((other) => exact.includes(other)).length).toBeGreaterThanOrEqual(5)
     }
   }, 120_000)
 
-  it("serves every migrated dataset to the Argilla SDK", () => {
+  it("serves every migrated dataset to the Argilla SDK as Argilla does", () => {
     const owner = filled.users.find((user) => user.role === "owner")!
+    // What the SDK reads of every dataset: each record's fields, metadata, external id, responses, suggestions and
+    // vectors, in a form that sorts; the same script against both servers must print the same.
     const script = `
 import json, sys, argilla as rg
 client = rg.Argilla(api_url=sys.argv[1], api_key=sys.argv[2])
 out = {}
 for ds in client.datasets:
-    records = list(ds.records(with_responses=True, with_suggestions=True, with_vectors=True))
-    out[ds.name] = {
-        "records": len(records),
-        "responses": sum(len(r.responses) for r in records),
-        "suggestions": sum(len(r.suggestions) for r in records),
-        "vectors": sum(len(r.vectors) for r in records),
-    }
-print(json.dumps(out))
+    records = []
+    for r in ds.records(with_responses=True, with_suggestions=True, with_vectors=True):
+        records.append({
+            "id": str(r.id), "fields": r.fields.to_dict(), "metadata": r.metadata.to_dict(), "status": r.status,
+            "responses": sorted([[x.question_name, json.dumps(x.value, sort_keys=True), str(x.user_id), str(x.status)] for x in r.responses]),
+            "suggestions": sorted([[x.question_name, json.dumps(x.value, sort_keys=True), json.dumps(x.score), x.agent] for x in r.suggestions]),
+            "vectors": {k: v for k, v in r.vectors.to_dict().items()},
+        })
+    records.sort(key=lambda r: r["id"])
+    out[f"{ds.workspace.name}/{ds.name}"] = records
+print(json.dumps(out, sort_keys=True))
 `
-    const run = spawnSync(PYTHON, ["-c", script, base, owner.api_key], { encoding: "utf8", timeout: 120_000 })
-    expect(run.status, run.stderr).toBe(0)
-    const read = JSON.parse(run.stdout.trim().split("\n").at(-1)!)
-    for (const dataset of filled.datasets) {
-      expect(read[dataset.name].records).toBe(dataset.records)
-      expect(read[dataset.name].suggestions).toBe(dataset.counts.suggestions)
-      expect(read[dataset.name].vectors).toBe(dataset.counts.vectors)
-      expect(read[dataset.name].responses).toBe(Object.values(dataset.counts.responses).reduce((a, b) => a + b, 0))
+    const read = (url: string) => {
+      const run = spawnSync(PYTHON, ["-c", script, url, owner.api_key], { encoding: "utf8", timeout: 120_000, maxBuffer: 64 * 1024 * 1024 })
+      expect(run.status, run.stderr.slice(-3000)).toBe(0)
+      return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as Record<string, Array<{ responses: Array<unknown> }>>
     }
-  }, 180_000)
+    const fromGloss = read(base)
+    const fromArgilla = read(argilla.url)
+    for (const dataset of filled.datasets) {
+      const key = `${dataset.workspace}/${dataset.name}`
+      expect(fromGloss[key]?.length).toBe(dataset.records)
+      expect(fromGloss[key]).toEqual(fromArgilla[key])
+    }
+  }, 240_000)
 
   it("delivers webhooks signed with Argilla's secret", async () => {
     const owner = filled.users.find((user) => user.role === "owner")!
@@ -237,7 +275,9 @@ print(json.dumps(out))
     expect(run.code, run.output).toBe(0)
     expect(run.output).toContain("Argilla and Gloss hold the same data.")
     expect(run.output).toMatch(/records +created 5,/)
-    expect(run.output).toMatch(/records .*deleted 1$/m)
+    // Deleted: the record deleted in Argilla, and the one the webhook test wrote in Gloss (until the cut-over,
+    // Argilla is the source of truth for a migrated dataset).
+    expect(run.output).toMatch(/records +created 5, .*deleted 2$/m)
     expect(run.output).toMatch(/users +created 1,/)
     const owner = filled.users.find((user) => user.role === "owner")!
     const gone = await fetch(`${base}/api/v1/records/${changed.deleted_record.id}`, { headers: { "X-Argilla-Api-Key": owner.api_key } })
