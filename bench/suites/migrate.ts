@@ -350,7 +350,10 @@ const freePort = () =>
   })
 
 /** argilla-server on the deployment's file, until `run` is done; `{ skipped }` when it does not start. */
-const withArgillaServer = async <A>(deployment: Deployment, run: (url: string) => Promise<A>): Promise<A | { skipped: string }> => {
+const withArgillaServer = async <A>(
+  deployment: Deployment,
+  run: (url: string, server: () => string) => Promise<A>
+): Promise<A | { skipped: string }> => {
   if (!fs.existsSync(ARGILLA_PYTHON)) return { skipped: `no ${path.relative(ROOT, ARGILLA_PYTHON)}: run scripts/argilla-server.sh` }
   const port = await freePort()
   const child = spawn(ARGILLA_PYTHON, ["-m", "argilla_server", "start", "--host", "127.0.0.1", "--port", String(port), "--no-access-log"], {
@@ -368,7 +371,13 @@ const withArgillaServer = async <A>(deployment: Deployment, run: (url: string) =
     } catch {
       return
     }
-    const killer = setTimeout(() => process.kill(-(child.pid ?? 0), "SIGKILL"), 10_000)
+    const killer = setTimeout(() => {
+      try {
+        process.kill(-(child.pid ?? 0), "SIGKILL")
+      } catch {
+        // Gone meanwhile.
+      }
+    }, 10_000)
     await exited
     clearTimeout(killer)
   }
@@ -383,7 +392,12 @@ const withArgillaServer = async <A>(deployment: Deployment, run: (url: string) =
       if (Date.now() > until) return { skipped: `argilla-server did not answer on ${url} within 180 s:\n${output.slice(-2000)}` }
       await new Promise((resolve) => setTimeout(resolve, 250))
     }
-    return await run(url)
+    // What became of the server, for a run that failed on it.
+    const server = () =>
+      child.exitCode !== null || child.signalCode !== null
+        ? `argilla-server exited (${child.exitCode ?? child.signalCode}):\n${output.slice(-2000)}`
+        : "argilla-server was still running"
+    return await run(url, server)
   } finally {
     await stop()
   }
@@ -397,13 +411,13 @@ const atSize = async (records: number) => {
   const postgres = await withPostgres(async (url) =>
     mustSucceed("from the database into PostgreSQL", await firstAndResync(records, fromFile, { GLOSS_DATABASE_URL: url }))
   )
-  const api = await withArgillaServer(deployment, async (url) => {
+  const api = await withArgillaServer(deployment, async (url, server) => {
     const run = await firstAndResync(
       records,
       ["--argilla-api-url", url, "--passwords-file", path.join(deployment.dir, "passwords.txt")],
       { ARGILLA_API_KEY: deployment.ownerApiKey }
     )
-    return "failed" in run ? { skipped: run.failed } : run
+    return "failed" in run ? { skipped: `${run.failed}\n${server()}` } : run
   })
   fs.rmSync(deployment.dir, { recursive: true, force: true })
   return {
