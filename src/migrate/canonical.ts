@@ -23,7 +23,8 @@ export const stableJson = (value: unknown): string => {
 }
 
 const ms = (value: unknown): number => {
-  const date = value instanceof Date ? value : timestampOf(String(value))
+  if (value instanceof Date) return value.getTime()
+  const date = timestampOf(String(value))
   return date === undefined ? Number.NaN : date.getTime()
 }
 const json = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value ?? null)
@@ -209,9 +210,12 @@ export const fromTarget = {
   })
 }
 
-/** A row's fingerprint (of its comparable form). */
+/**
+ * A row's fingerprint (of its comparable form). Both sides build a kind's form with its keys in the same order (the
+ * functions above), and its JSON values are stable text already, so plain `JSON.stringify` is enough here.
+ */
 export const fingerprint = (canonical: Canonical): Buffer =>
-  crypto.createHash("sha256").update(stableJson(canonical)).digest()
+  crypto.createHash("sha256").update(JSON.stringify(canonical)).digest()
 
 /**
  * An order-free digest of a set of rows: the XOR of their fingerprints and their count. Rows arrive in pages, in
@@ -224,6 +228,11 @@ export class Digest {
     const print = fingerprint(canonical)
     for (let i = 0; i < 32; i++) this.sum[i]! ^= print[i]!
     this.count++
+  }
+  /** Adds another digest's rows (digests of disjoint sets combine). */
+  merge(other: Digest): void {
+    for (let i = 0; i < 32; i++) this.sum[i]! ^= other.sum[i]!
+    this.count += other.count
   }
   get hex(): string {
     return this.sum.toString("hex").slice(0, 16)

@@ -43,7 +43,14 @@ const uuid = (value: SourceValue): string => {
     : text
 }
 const nullableUuid = (value: SourceValue) => value === null ? null : uuid(value)
+/** Argilla's naive UTC `YYYY-MM-DD HH:MM:SS[.ffffff]`, read field by field (several per row, a million rows a run). */
+const ARGILLA_TIME = /^(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?$/
 const timestamp = (value: SourceValue): Date => {
+  const match = typeof value === "string" ? ARGILLA_TIME.exec(value) : null
+  if (match !== null) {
+    const [, y, mo, d, h, mi, sec, fraction] = match
+    return new Date(Date.UTC(+y!, +mo! - 1, +d!, +h!, +mi!, +sec!, fraction === undefined ? 0 : Math.floor(+fraction.padEnd(6, "0") / 1000)))
+  }
   const date = value === null ? undefined : timestampOf(String(value))
   if (date === undefined) throw new Error(`not a timestamp: ${String(value)}`)
   return date

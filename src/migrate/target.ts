@@ -5,6 +5,7 @@
  */
 import { Effect } from "effect"
 import { Database } from "../services/database/Database.js"
+import { insertionOrder } from "../services/database/ddl.js"
 import { isoString } from "../domain/Timestamp.js"
 import { apiKeyDigest } from "../services/secrets/apiKeys.js"
 import { seal } from "../services/secrets/sealing.js"
@@ -164,21 +165,28 @@ export class Target extends Effect.Service<Target>()("Gloss/migrate/Target", {
         return gone.length
       })
 
-    /** A dataset's records a page at a time in id order, with their children: what the verifier reads back. */
-    const recordPage = (datasetId: string, after: string | undefined, size: number) =>
+    /**
+     * A dataset's records a page at a time in insertion order (rowid on SQLite, seq on PostgreSQL: both indexed, so a
+     * page costs its own rows; `order by id` within a dataset sorted the whole dataset once per page), with their
+     * children: what the verifier reads back.
+     */
+    const order = insertionOrder(sql)
+    const recordPage = (datasetId: string, after: number | undefined, size: number) =>
       Effect.gen(function*() {
-        const records = yield* orDie(after === undefined
-          ? sql<DbRow>`select * from records where dataset_id = ${datasetId} order by id limit ${size}`
-          : sql<DbRow>`select * from records where dataset_id = ${datasetId} and id > ${after} order by id limit ${size}`)
-        const ids = records.map((row) => String(row.id))
+        const rows = yield* orDie(sql<DbRow>`select ${sql.unsafe(order)} as page_key, r.* from records r
+          where ${sql.unsafe(order)} > ${after ?? -1} and dataset_id = ${datasetId}
+          order by ${sql.unsafe(order)} limit ${size}`)
+        const records = rows.map(({ page_key: _key, ...row }) => row)
+        const ids = records.map((row) => String(row["id"]))
         const children = (kind: M.RecordChild) =>
           ids.length === 0 ? Effect.succeed([] as ReadonlyArray<DbRow>) : orDie(sql<DbRow>`select * from ${sql(kind)} where ${sql.in("record_id", ids)}`)
+        const last = rows.at(-1)?.["page_key"]
         return {
           records,
           responses: yield* children("responses"),
           suggestions: yield* children("suggestions"),
           vectors: yield* children("vectors"),
-          last: ids.at(-1)
+          last: last === undefined ? undefined : Number(last)
         }
       })
 
