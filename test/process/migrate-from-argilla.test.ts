@@ -254,7 +254,8 @@ print(json.dumps(out, sort_keys=True))
     expect(verified).toMatchObject({ type: "record.created" })
   }, 120_000)
 
-  it.runIf(argillaDb === "sqlite")("finishes a run killed half way when started again", async () => {
+  // Killing a run and re-syncing are the command's own behaviour, the same whatever the databases: checked once.
+  if (argillaDb === "sqlite") it("finishes a run killed half way when started again", async () => {
     // A copy into another Gloss database, killed after its first pages of records.
     const home = fs.mkdtempSync(path.join(os.tmpdir(), "gloss-migrate-kill-"))
     const killEnv = { GLOSS_HOME_PATH: home }
@@ -268,7 +269,7 @@ print(json.dumps(out, sort_keys=True))
     fs.rmSync(home, { recursive: true, force: true })
   }, 300_000)
 
-  it.runIf(argillaDb === "sqlite")("re-syncs what changed in Argilla since the last run", async () => {
+  if (argillaDb === "sqlite") it("re-syncs what changed in Argilla since the last run", async () => {
     const dataset = filled.datasets.find((d) => d.name === "everything")!
     const changed = await changeArgilla(argilla, dataset.id)
     const run = await migrateCli(["--argilla-database-url", argilla.databaseUrl], env)
