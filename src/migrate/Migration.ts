@@ -121,7 +121,6 @@ export const migrate = (source: ArgillaSource, options: MigrateOptions) =>
       }
       userRows.push(toGloss.users(row, sealingKey, hash))
     }
-    if (report.conflicts.length > 0) return yield* conflictError(report)
 
     // ---- Workspaces and memberships --------------------------------------------------------------------------
     yield* progress.step("Workspaces")
@@ -150,7 +149,6 @@ export const migrate = (source: ArgillaSource, options: MigrateOptions) =>
       report.add("workspaces", existing === undefined ? "created" : "updated")
       workspaceRows.push(toGloss.workspaces(row))
     }
-    if (report.conflicts.length > 0) return yield* conflictError(report)
 
     const memberships = yield* source.memberships
     memberships.forEach(saw)

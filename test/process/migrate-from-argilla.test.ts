@@ -254,6 +254,31 @@ print(json.dumps(out, sort_keys=True))
     expect(verified).toMatchObject({ type: "record.created" })
   }, 120_000)
 
+  if (argillaDb === "sqlite") it("stops on a name Gloss already has, and skips or renames it when told", async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "gloss-migrate-conflict-"))
+    const conflictEnv = { GLOSS_HOME_PATH: home }
+    const made = spawnGloss(["users", "create", "--username", "annotator1", "--password", "gloss-password-1", "--workspace", "team-one"], conflictEnv)
+    expect(await exited(made.child), made.output()).toBe(0)
+    const failed = await migrateCli(["--argilla-database-url", argilla.databaseUrl], conflictEnv)
+    expect(failed.code).not.toBe(0)
+    expect(failed.output).toContain("user 'annotator1' exists in Gloss already")
+    expect(failed.output).toContain("workspace 'team-one' exists in Gloss already")
+    expect(failed.output).toContain("nothing was written")
+    expect(failed.output).toContain("--on-conflict skip or --on-conflict rename")
+
+    const dry = await migrateCli(["--argilla-database-url", argilla.databaseUrl, "--on-conflict", "skip", "--dry-run"], conflictEnv)
+    expect(dry.code, dry.output).toBe(0)
+    expect(dry.output).toMatch(/users +would be created \d+, .*skipped 1,/)
+    expect(dry.output).toMatch(/note: datasets: 1 skipped: 'everything': its workspace was skipped/)
+
+    const renamed = await migrateCli(["--argilla-database-url", argilla.databaseUrl, "--on-conflict", "rename"], conflictEnv)
+    expect(renamed.code, renamed.output).toBe(0)
+    expect(renamed.output).toContain("'annotator1' becomes 'annotator1-argilla'")
+    expect(renamed.output).toContain("'team-one' becomes 'team-one-argilla'")
+    expect(renamed.output).toContain("Argilla and Gloss hold the same data.")
+    fs.rmSync(home, { recursive: true, force: true })
+  }, 300_000)
+
   // Killing a run and re-syncing are the command's own behaviour, the same whatever the databases: checked once.
   if (argillaDb === "sqlite") it("finishes a run killed half way when started again", async () => {
     // A copy into another Gloss database, killed after its first pages of records.
