@@ -277,5 +277,7 @@ export const variables: ReadonlyArray<Variable> = [
   client("HF_HOME", text("`$XDG_CACHE_HOME/huggingface`"), accepts("a directory path"),
     "Hugging Face's home directory, as its own tools read it."),
   client("XDG_CACHE_HOME", value("~/.cache"), accepts("a directory path"), "The cache directory `HF_HOME` defaults under."),
+  client("ARGILLA_API_KEY", unset, anyText,
+    "The Argilla owner's API key `gloss migrate from-argilla --argilla-api-url` reads with, when `--argilla-api-key` is not given."),
   client("NO_COLOR", unset, accepts("any non-empty value"), "Turns colour off in the command line's output.")
 ]
