@@ -56,7 +56,8 @@ describe("--help", () => {
     }
     await Promise.all([helpOf(), helpOf()])
     expect(failed).toEqual([])
-  })
+    // A process start per command (two dozen of them), on a machine the rest of the suite shares.
+  }, 120_000)
 
   it("a group's help names its subcommands in full; piped output has no colours, with or without NO_COLOR", async () => {
     const group = await gloss(cli, ["records", "--help"])
