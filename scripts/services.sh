@@ -74,10 +74,11 @@ if ! redis-cli -p 7000 cluster info 2>/dev/null | grep -q "cluster_state:ok"; th
 fi
 
 # Python tools in .venv at the repository's root (git-ignored): Schemathesis for test/fuzz
-# (scripts/fuzz-requirements.txt) and the Argilla SDK with pytest for test/compat (test/compat/requirements.txt).
+# (scripts/fuzz-requirements.txt), the Argilla SDK with pytest for test/compat (test/compat/requirements.txt), and the
+# reference statistics and training tools the review tests check Gloss against (scripts/review-requirements.txt).
 # Every line is pinned `name==version`; pip runs only when one of those versions is not installed yet.
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-python_requirements=("$root/scripts/fuzz-requirements.txt" "$root/test/compat/requirements.txt")
+python_requirements=("$root/scripts/fuzz-requirements.txt" "$root/test/compat/requirements.txt" "$root/scripts/review-requirements.txt")
 schemathesis_version=$(sed -n 's/^schemathesis==//p' "$root/scripts/fuzz-requirements.txt")
 venv_missing=()
 while read -r pin; do
