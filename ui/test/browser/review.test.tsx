@@ -1,12 +1,14 @@
-/** Review mode's panel (every annotator's answers, disagreement marked) and the team progress table, in Chromium. */
+/** Review mode's adjudication panel (everyone's answers, picks, keys, final answers) and the team progress table, in Chromium. */
 import { userEvent } from "@vitest/browser/context"
 import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { render } from "vitest-browser-react"
 import { UserProgress } from "../../../src/domain/Progress.js"
-import { ReviewPanel } from "../../src/screens/annotation/review/ReviewPanel.js"
+import { DatasetRecord } from "../../../src/domain/Record.js"
+import { type FinalAnswerSet, ReviewItem } from "../../../src/domain/Review.js"
+import { AdjudicationPanel } from "../../src/screens/annotation/review/AdjudicationPanel.js"
 import { TeamProgressTable } from "../../src/screens/team/TeamProgress.js"
-import { label, ranking, record, span, text } from "../fixtures.js"
+import { label, record, span, text } from "../fixtures.js"
 
 const ALICE = "a0000000-0000-4000-8000-000000000001"
 const BOB = "a0000000-0000-4000-8000-000000000002"
@@ -25,57 +27,115 @@ const response = (user: string, status: string, values: Record<string, unknown> 
   updated_at: "2026-01-01T00:00:00"
 })
 
-const questions = [label(), span(), ranking(), text()]
 const TEXT = "Zoë 👍 at Acme in Paris"
 
-describe("review panel", () => {
-  it("shows each annotator's answers and marks the question they disagree on, with the agreeing count", async () => {
+const item = (r: ReturnType<typeof record>, disagreements: ReadonlyArray<string>, agreement: number | null, finalAnswers: ReadonlyArray<unknown> = []) =>
+  Schema.decodeUnknownSync(ReviewItem)({
+    record: Schema.encodeSync(DatasetRecord)(r),
+    agreement,
+    disagreements,
+    final_answers: finalAnswers
+  })
+
+const settled: Array<ReadonlyArray<FinalAnswerSet>> = []
+const panel = (reviewItem: ReviewItem, questions: ReadonlyArray<ReturnType<typeof label>>) =>
+  render(
+    <AdjudicationPanel
+      item={reviewItem}
+      questions={questions}
+      nameOf={(id) => names.get(id) ?? id}
+      onSettle={async (items) => void settled.push(items)}
+      onUnsettle={async () => undefined}
+      onNext={() => undefined}
+      onPrevious={() => undefined}
+    />
+  )
+
+describe("adjudication panel", () => {
+  it("shows each annotator's submitted answer with its key, marks the disputed question, and counts no blank answer", async () => {
+    const sentiment = label()
+    const entities = span()
+    const comment = text()
     const r = record({ text: TEXT }, {
       responses: [
-        response(ALICE, "submitted", {
-          sentiment: "positive",
-          entities: [{ label: "ORG", start: 9, end: 13 }, { label: "LOC", start: 17, end: 22 }],
-          order: [{ value: "y", rank: 1 }, { value: "x", rank: 2 }],
-          comment: "Nice"
-        }),
-        response(BOB, "submitted", {
-          sentiment: "negative",
-          entities: [{ label: "LOC", start: 17, end: 22 }, { label: "ORG", start: 9, end: 13 }],
-          order: [{ value: "y", rank: 1 }, { value: "x", rank: 3 }],
-          comment: " Nice "
-        }),
-        response(CAROL, "submitted", { sentiment: "positive" }),
+        response(ALICE, "submitted", { sentiment: "positive", entities: [{ label: "ORG", start: 9, end: 13 }], comment: "Nice" }),
+        response(BOB, "submitted", { sentiment: "negative", entities: [{ label: "ORG", start: 9, end: 13 }] }),
         response(UNKNOWN, "draft", { sentiment: "neutral" })
       ]
     })
-    const screen = render(<ReviewPanel record={r} questions={questions} names={names} />)
-    const sentiment = screen.getByRole("region", { name: /Sentiment/ })
-    await expect.element(sentiment).toHaveTextContent("Disagreement")
-    await expect.element(sentiment).toHaveTextContent("2 of 3 submitted answers agree")
-    // Option texts, who answered what; the draft is shown but not counted; an unknown user shows as their id.
-    await expect.element(sentiment).toHaveTextContent(/alice\s*POSITIVE/)
-    await expect.element(sentiment).toHaveTextContent(/bob\s*differs\s*NEGATIVE/)
-    await expect.element(sentiment).toHaveTextContent(`${UNKNOWN} (draft, not counted)NEUTRAL`)
-
-    // Spans are listed as label and covered text (code points: the emoji counts as one), and agree as sets.
-    const entities = screen.getByRole("region", { name: /Entities/ })
-    await expect.element(entities).not.toHaveTextContent("Disagreement")
-    await expect.element(entities).toHaveTextContent("2 of 2 submitted answers agree")
-    await expect.element(entities).toHaveTextContent("ORG “Acme”")
-    await expect.element(entities).toHaveTextContent("LOC “Paris”")
-    // Ranking by order, text trimmed: no disagreement either.
-    await expect.element(screen.getByRole("region", { name: /Order/ })).toHaveTextContent("Agreement")
-    await expect.element(screen.getByRole("region", { name: /Comment/ })).toHaveTextContent("2 of 2 submitted answers agree")
-    await expect.element(screen.getByText("1 question has a disagreement.")).toBeVisible()
-    await expect.element(screen.getByRole("list", { name: "Response status by annotator" })).toHaveTextContent(
-      /alice\s*submitted\s*bob\s*submitted\s*carol\s*submitted/
-    )
+    const screen = panel(item(r, ["sentiment"], 0.5), [sentiment, entities, comment])
+    await expect.element(screen.getByTestId("record-agreement")).toHaveTextContent("Agreement: 50 %. Disagreement on Sentiment.")
+    const disputed = screen.getByRole("region", { name: /Sentiment/ })
+    await expect.element(disputed).toHaveTextContent("Disagreement")
+    await expect.element(disputed).toHaveTextContent("2 submitted answers, not all the same.")
+    await expect.element(disputed.getByRole("radio", { name: /alice/ })).toHaveAccessibleDescription("POSITIVE")
+    await expect.element(disputed.getByRole("radio", { name: /bob/ })).toHaveAccessibleDescription("NEGATIVE")
+    // The draft is named apart, not offered as an answer.
+    await expect.element(disputed).toHaveTextContent(`Not counted: ${UNKNOWN} (draft)`)
+    expect(disputed.getByRole("radio", { name: UNKNOWN }).elements()).toHaveLength(0)
+    // Spans by label and covered text (code points: the emoji is one), agreed.
+    const spans = screen.getByRole("region", { name: /Entities/ })
+    await expect.element(spans).toHaveTextContent("All 2 submitted answers agree.")
+    await expect.element(spans).toHaveTextContent("ORG “Acme”")
+    // Bob left the comment blank: one answer, nothing compared, and no "1 of 1 agree".
+    const blank = screen.getByRole("region", { name: /Comment/ })
+    await expect.element(blank).toHaveTextContent("One submitted answer: nothing to compare it with.")
+    expect(blank.element().textContent).not.toMatch(/agree/)
+    expect(blank.getByRole("radio", { name: /bob/ }).elements()).toHaveLength(0)
   })
 
-  it("says when nobody has answered, and marks no disagreement", async () => {
-    const screen = render(<ReviewPanel record={record({ text: TEXT }, { responses: [] })} questions={questions} names={names} />)
-    await expect.element(screen.getByText("No one has answered this record yet.")).toBeVisible()
-    expect(screen.container.textContent).not.toContain("Disagreement")
+  it("picks bob's answer with 2 on the disputed question, writes a note with N, and settles with Enter", async () => {
+    settled.length = 0
+    const sentiment = label()
+    const comment = text()
+    const r = record({ text: TEXT }, {
+      responses: [
+        response(ALICE, "submitted", { sentiment: "positive", comment: "Nice" }),
+        response(BOB, "submitted", { sentiment: "negative", comment: "Nice" })
+      ]
+    })
+    const screen = panel(item(r, ["sentiment"], 0.5), [comment, sentiment])
+    const disputed = screen.getByRole("region", { name: /Sentiment/ })
+    // The disputed question has the focus to start with, though it comes second.
+    await expect.element(disputed).toHaveClass(/active/)
+    await userEvent.keyboard("2")
+    await expect.element(disputed.getByRole("radio", { name: /bob/ })).toHaveAttribute("aria-checked", "true")
+    await userEvent.keyboard("n")
+    await expect.element(disputed.getByRole("textbox", { name: /Note/ })).toHaveFocus()
+    await userEvent.keyboard("Sarcasm")
+    await userEvent.keyboard("{Escape}")
+    await userEvent.keyboard("{Enter}")
+    await expect.poll(() => settled.length).toBe(1)
+    expect(settled[0]).toEqual([
+      { question: "comment", value: "Nice", source: "response", source_user_id: ALICE, note: null },
+      { question: "sentiment", value: "negative", source: "response", source_user_id: BOB, note: "Sarcasm" }
+    ])
+  })
+
+  it("shows a settled question's final answer with who settled it, from what, and the note", async () => {
+    const sentiment = label()
+    const r = record({ text: TEXT }, {
+      responses: [response(ALICE, "submitted", { sentiment: "positive" }), response(BOB, "submitted", { sentiment: "negative" })]
+    })
+    const final = {
+      record_id: r.id,
+      question: "sentiment",
+      value: "neutral",
+      source: "reviewer",
+      source_user_id: null,
+      note: "Neither, really",
+      settled_by: CAROL,
+      inserted_at: "2026-01-02T10:00:00",
+      updated_at: "2026-01-02T10:00:00"
+    }
+    const screen = panel(item(r, ["sentiment"], 0, [final]), [sentiment])
+    const box = screen.getByRole("group", { name: "Final answer to Sentiment" })
+    await expect.element(box).toHaveTextContent(/settled by carol from the reviewer’s own answer/)
+    await expect.element(box).toHaveTextContent("NEUTRAL")
+    await expect.element(box).toHaveTextContent("Note: Neither, really")
+    await expect.element(box.getByRole("button", { name: /Unsettle/ })).toBeVisible()
+    // Settled: nothing picked until the reviewer picks again.
+    expect(screen.getByRole("radio", { checked: true }).elements()).toHaveLength(0)
   })
 })
 

@@ -24,7 +24,7 @@ import { hasBulkView, ViewSwitch } from "./bulk/ViewSwitch.js"
 import { ControlPanel } from "./ControlPanel.js"
 import { HelpSheet } from "./HelpSheet.js"
 import { ProgressPanel } from "./ProgressPanel.js"
-import { canReview } from "../../data/review.js"
+import { useMayReview } from "../../data/review.js"
 import { ReviewMode } from "./review/ReviewMode.js"
 import { ReviewToggle } from "./review/ReviewToggle.js"
 import { RecordWorkspace, type SavedChange } from "./RecordWorkspace.js"
@@ -52,9 +52,10 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
   const queueQuery = useMemo(() => (bulk ? { ...query, view: "bulk" } : query), [bulk, query])
   const records = useQueue(datasetId, queueQuery, me?.id)
   const help = useRef<HTMLDialogElement>(null)
-  // Review mode: owners and admins see every annotator's responses to the records. Bulk, when chosen
-  // after it, wins (and the Review toggle turns bulk off).
-  const reviewing = search.get("review") === "1" && !bulk && canReview(me?.role)
+  // Review mode: owners, admins and the workspace's reviewers see every annotator's responses and settle the final
+  // answers. Bulk, when chosen after it, wins (and the Review toggle turns bulk off).
+  const mayReview = useMayReview(me, dataset.data?.workspace_id)
+  const reviewing = search.get("review") === "1" && !bulk && mayReview
 
   useEffect(() => records.ensure(position), [position, records.records.length, records.ensure])
 
@@ -145,7 +146,7 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
             />
           )
           : null}
-        {canReview(me?.role) ? <ReviewToggle on={reviewing} /> : null}
+        {mayReview ? <ReviewToggle on={reviewing} /> : null}
         {canManage(me?.role) ? <Link to={`/dataset/${datasetId}/settings`} className="button">Settings</Link> : null}
         {canManage(me?.role) ? <ExportButton datasetId={datasetId} query={searchBody(query)} /> : null}
         <button type="button" className="secondary" onClick={() => help.current?.showModal()} aria-keyshortcuts="?">
@@ -252,7 +253,7 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
         error={undoError}
         onUndo={() => void undoLast()}
       />
-      <HelpSheet ref={help} />
+      <HelpSheet ref={help} review={reviewing} />
     </main>
   )
 }

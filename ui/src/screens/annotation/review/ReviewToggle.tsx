@@ -1,4 +1,5 @@
-/** The review-mode switch of the annotation screen (`review=1` in the URL), shown to owners and admins only. */
+/** The review-mode switch of the annotation screen (`review=1` in the URL), shown to those who may review. */
+import { NO_REVIEW_PARAMS } from "../../../data/reviewQuery.js"
 import { setSearch } from "../../../router.js"
 
 export const ReviewToggle = (props: { readonly on: boolean }) => (
@@ -6,11 +7,9 @@ export const ReviewToggle = (props: { readonly on: boolean }) => (
     type="button"
     className="secondary review-toggle"
     aria-pressed={props.on}
-    title={props.on ? "Back to answering as yourself" : "See every annotator's responses and where they disagree"}
+    title={props.on ? "Back to answering as yourself" : "See every annotator's answers, and settle the final ones"}
     onClick={() =>
-      setSearch({ review: props.on ? undefined : "1", review_at: undefined, review_show: undefined, view: undefined }, {
-        replace: false
-      })}
+      setSearch({ ...NO_REVIEW_PARAMS, review: props.on ? undefined : "1", view: undefined }, { replace: false })}
   >
     Review
   </button>
