@@ -5,6 +5,11 @@
  * annotator sees exactly their own responses with their statuses, the SDK reads every dataset from Gloss, a
  * similarity search finds the same neighbours as Argilla, a webhook delivery verifies with the old secret; and on
  * SQLite, a run killed half way and started again, and a re-sync after changes made in Argilla.
+ *
+ * Starting and filling an Argilla server is most of a minute of a loaded CI run, so each of the two is started and
+ * filled once, here, for every suite that reads it: on SQLite, first the test support's own promises
+ * (argillaServerChecks.ts), then the REST API read as the database is (migrateFromApiTests.ts), then the migration;
+ * the filler's change, which only the re-sync needs, comes last. The PostgreSQL server starts beside the SQLite one.
  */
 import * as http from "node:http"
 import * as fs from "node:fs"
@@ -15,6 +20,7 @@ import { Effect, Exit, Scope } from "effect"
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  type ArgillaDatabase,
   type ArgillaFill,
   argillaServerProblem,
   type ArgillaServer,
@@ -24,6 +30,8 @@ import {
 } from "../support/argillaServer.js"
 import { freshDatabase } from "../support/databases.js"
 import { exited, listening, ROOT, spawnGloss, stop, waitFor, type GlossProcess } from "../support/processes.js"
+import { checkChange, checkFilled } from "./argillaServerChecks.js"
+import { fromApiTests } from "./migrateFromApiTests.js"
 
 const problem = argillaServerProblem()
 if (problem !== undefined) {
@@ -82,18 +90,10 @@ const neighbours = async (base: string, apiKey: string, datasetId: string, recor
   return page.items.map((item: { record: { id: string } }) => item.record.id) as Array<string>
 }
 
-describe.skipIf(problem !== undefined).each([
-  { argilla: "sqlite", gloss: "sqlite" },
-  { argilla: "postgresql", gloss: "postgres" }
-] as const)("from Argilla on $argilla into Gloss on $gloss", ({ argilla: argillaDb, gloss: glossDb }) => {
-  const scope = Effect.runSync(Scope.make())
-  let argilla: ArgillaServer
-  let filled: ArgillaFill
-  let env: Record<string, string>
-  let server: GlossProcess | undefined
-  let base: string
+/** A webhook receiver: what it was sent, headers and body. */
+const receiver = async () => {
   const deliveries: Array<{ headers: http.IncomingHttpHeaders; body: string }> = []
-  const receiver = http.createServer((req, res) => {
+  const server = http.createServer((req, res) => {
     let body = ""
     req.on("data", (chunk: Buffer) => (body += chunk.toString()))
     req.on("end", () => {
@@ -101,20 +101,102 @@ describe.skipIf(problem !== undefined).each([
       res.writeHead(200).end()
     })
   })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`,
+    deliveries,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+}
+
+/** An Argilla server filled with RECORDS records, its webhook pointing at a receiver of ours. */
+interface Filled {
+  readonly argilla: ArgillaServer
+  readonly filled: ArgillaFill
+  readonly hook: Awaited<ReturnType<typeof receiver>>
+}
+
+const startFilled = async (database: ArgillaDatabase): Promise<Filled> => {
+  const hook = await receiver()
+  try {
+    const argilla = await startArgillaServer({ database })
+    try {
+      return { argilla, filled: await fillArgilla(argilla, { records: RECORDS, webhookUrl: hook.url }), hook }
+    } catch (error) {
+      await argilla.stop()
+      throw error
+    }
+  } catch (error) {
+    await hook.close()
+    throw error
+  }
+}
+
+/** Each database's server, started on first use and stopped when the file ends. */
+const servers = new Map<ArgillaDatabase, Promise<Filled>>()
+const serverOn = (database: ArgillaDatabase): Promise<Filled> => {
+  let started = servers.get(database)
+  if (started === undefined) {
+    started = startFilled(database)
+    // Awaited by the suites that need it; a failure is theirs to report, not an unhandled rejection.
+    started.catch(() => undefined)
+    servers.set(database, started)
+  }
+  return started
+}
+
+afterAll(async () => {
+  for (const started of servers.values()) {
+    const server = await started.catch(() => undefined)
+    await server?.argilla.stop()
+    await server?.hook.close()
+  }
+}, 120_000)
+
+/** The SQLite server, once the suites below have it. */
+let onSqlite: Filled | undefined
+const sqliteServer = (): Filled => {
+  if (onSqlite === undefined) throw new Error("the Argilla server on SQLite did not start")
+  return onSqlite
+}
+
+describe.skipIf(problem !== undefined)("a real Argilla server on SQLite, as the filler left it", () => {
+  beforeAll(async () => {
+    // The PostgreSQL server starts now, beside this one: its suite comes last.
+    void serverOn("postgresql")
+    onSqlite = await serverOn("sqlite")
+  }, 600_000)
+
+  it("answers what the filler printed: users, workspaces, datasets, records, responses, suggestions, vectors, the webhook; an annotator signs in", async () => {
+    const { argilla, filled, hook } = sqliteServer()
+    await checkFilled(argilla, filled, { records: RECORDS, webhookUrl: hook.url })
+  }, 120_000)
+})
+
+describe.skipIf(problem !== undefined)("gloss migrate from-argilla --argilla-api-url (process)", () => {
+  fromApiTests(() => ({ server: sqliteServer().argilla, fill: sqliteServer().filled }))
+})
+
+describe.skipIf(problem !== undefined).each([
+  { argilla: "sqlite", gloss: "sqlite" },
+  { argilla: "postgresql", gloss: "postgres" }
+] as const)("from Argilla on $argilla into Gloss on $gloss", ({ argilla: argillaDb, gloss: glossDb }) => {
+  const scope = Effect.runSync(Scope.make())
+  let argilla: ArgillaServer
+  let filled: ArgillaFill
+  let deliveries: ReadonlyArray<{ headers: http.IncomingHttpHeaders; body: string }>
+  let env: Record<string, string>
+  let server: GlossProcess | undefined
+  let base: string
 
   beforeAll(async () => {
-    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
-    const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`
-    argilla = await startArgillaServer({ database: argillaDb })
-    filled = await fillArgilla(argilla, { records: RECORDS, webhookUrl: hook })
+    ;({ argilla, filled, hook: { deliveries } } = await serverOn(argillaDb))
     const database = await Effect.runPromise(Scope.extend(freshDatabase(glossDb), scope))
     env = { ...database.env, GLOSS_WEBHOOKS_ALLOWED_HOSTS: "127.0.0.1" }
   }, 600_000)
 
   afterAll(async () => {
     if (server !== undefined) await stop(server)
-    await argilla?.stop()
-    receiver.close()
     await Effect.runPromise(Scope.close(scope, Exit.void))
   }, 120_000)
 
@@ -297,6 +379,8 @@ print(json.dumps(out, sort_keys=True))
   if (argillaDb === "sqlite") it("re-syncs what changed in Argilla since the last run", async () => {
     const dataset = filled.datasets.find((d) => d.name === "everything")!
     const changed = await changeArgilla(argilla, dataset.id)
+    // The change is in Argilla as the filler says (the test support's promise), before Gloss is asked to follow it.
+    await checkChange(argilla, filled, changed)
     const run = await migrateCli(["--argilla-database-url", argilla.databaseUrl], env)
     expect(run.code, run.output).toBe(0)
     expect(run.output).toContain("Argilla and Gloss hold the same data.")

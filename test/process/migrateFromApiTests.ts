@@ -4,6 +4,8 @@
  * (fromDatabase.ts): both must give the same rows, but for what the API does not carry (password hashes) or does not
  * keep as rows (the ids and times of memberships, vectors and dataset users, compared by their other columns). Then
  * the command itself copies the server into a fresh Gloss and verifies the copy.
+ *
+ * Registered by migrate-from-argilla.test.ts, on the SQLite server its migrations read (these tests only read it).
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -12,22 +14,14 @@ import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { Cause, Chunk, Effect, Exit, Option, Stream } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { expect, it } from "vitest"
 import type { MigrationError } from "../../src/migrate/errors.js"
 import { fromApi } from "../../src/migrate/fromApi.js"
 import { fromDatabase } from "../../src/migrate/fromDatabase.js"
 import type * as M from "../../src/migrate/model.js"
 import type { ArgillaSource } from "../../src/migrate/source.js"
-import { type ArgillaFill, argillaServerProblem, type ArgillaServer, fillArgilla, startArgillaServer } from "../support/argillaServer.js"
+import type { ArgillaFill, ArgillaServer } from "../support/argillaServer.js"
 import { buildCli, ROOT } from "../support/glossBundle.js"
-
-const RECORDS = 200
-
-const problem = argillaServerProblem()
-if (problem !== undefined) {
-  if (process.env.CI === "true") throw new Error(`A real Argilla server is required with CI=true: ${problem}`)
-  console.warn(`[gloss tests] Skipping migrate-from-api: ${problem}`)
-}
 
 interface Everything {
   readonly users: ReadonlyArray<M.UserRow>
@@ -113,20 +107,10 @@ const runCli = (cli: string, args: ReadonlyArray<string>, env: Record<string, st
     child.on("close", (code) => resolve({ code, out, err }))
   })
 
-describe.skipIf(problem !== undefined)("gloss migrate from-argilla --argilla-api-url (process)", () => {
-  let server: ArgillaServer
-  let fill: ArgillaFill
-
-  beforeAll(async () => {
-    server = await startArgillaServer({ database: "sqlite" })
-    fill = await fillArgilla(server, { records: RECORDS })
-  }, 900_000)
-
-  afterAll(async () => {
-    await server?.stop()
-  }, 120_000)
-
+/** The tests, in the calling suite, on the server and fill `filled` gives once the suite's hooks have run. */
+export const fromApiTests = (filled: () => { readonly server: ArgillaServer; readonly fill: ArgillaFill }) => {
   it("gives the rows the database gives, but password hashes and the ids and times the API does not keep", async () => {
+    const { server, fill } = filled()
     // A page size that does not divide the records, so pages end mid-way and the last is short.
     const api = await read(fromApi(server.url, server.ownerApiKey), 37)
     const db = await read(fromDatabase(server.sqlitePath ?? ""), 1000)
@@ -207,6 +191,7 @@ describe.skipIf(problem !== undefined)("gloss migrate from-argilla --argilla-api
   }, 300_000)
 
   it("says in one sentence why it cannot read: a wrong key, a key that is not an owner's, no server, not Argilla", async () => {
+    const { server, fill } = filled()
     expect(await openError(fromApi(server.url, "not-a-key"))).toMatch(/^Argilla at http:\/\/127\.0\.0\.1:\d+ refused the API key \(401\): give an owner's API key/)
 
     const annotator = fill.users.find((user) => user.role === "annotator")!
@@ -239,6 +224,7 @@ describe.skipIf(problem !== undefined)("gloss migrate from-argilla --argilla-api
   }, 120_000)
 
   it("retries a 5xx and goes on", async () => {
+    const { server, fill } = filled()
     // A proxy in front of Argilla that fails each path's first request with a 503.
     const seen = new Set<string>()
     const proxy = http.createServer((request, response) => {
@@ -265,6 +251,7 @@ describe.skipIf(problem !== undefined)("gloss migrate from-argilla --argilla-api
   }, 120_000)
 
   it("gloss migrate from-argilla --argilla-api-url copies the server into a fresh Gloss and verifies it", async () => {
+    const { server, fill } = filled()
     const cli = await buildCli("fast")
     const home = fs.mkdtempSync(path.join(os.tmpdir(), "gloss-from-api-"))
     const passwords = path.join(home, "passwords.txt")
@@ -297,4 +284,4 @@ describe.skipIf(problem !== undefined)("gloss migrate from-argilla --argilla-api
       fs.rmSync(home, { recursive: true, force: true })
     }
   }, 600_000)
-})
+}
