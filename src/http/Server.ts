@@ -30,6 +30,7 @@ import { OAuth2Live } from "./handlers/OAuth2.js"
 import { ProgressLive } from "./handlers/Progress.js"
 import { RecordsLive } from "./handlers/Records.js"
 import { ResponsesLive } from "./handlers/Responses.js"
+import { ReviewLive } from "./handlers/Review.js"
 import { SearchLive } from "./handlers/Search.js"
 import { SetupLive } from "./handlers/Setup.js"
 import { SuggestionsLive } from "./handlers/Suggestions.js"
@@ -71,7 +72,8 @@ const GroupsLive = Layer.mergeAll(
   SetupLive,
   InvitationsLive,
   AccountLive,
-  ExportsLive
+  ExportsLive,
+  ReviewLive
 ).pipe(
   Layer.provide(AuthenticationLive),
   Layer.provide([Auth.Default, OAuth.Default, Users.Default, Workspaces.Default, Setup.Default, Invitations.Default, Account.Default])

@@ -50,6 +50,11 @@ const rows = {
   // what a reader is shown of what is not theirs (services/datasets/viewer.ts)
   "responses.readOthers": { admin: "member", annotator: "no" },
   "metadata.readHidden": { admin: "member", annotator: "no" },
+  // Review (a Gloss extension, services/review/): agreement, everyone's answers in the review queue, final answers.
+  // Admins review in their workspaces; an annotator reviews where a row of `workspace_reviewers` names them, which
+  // services/review/ReviewRights.ts checks on top of this row. Who names reviewers: owners and member admins.
+  "review.read": { admin: "member", annotator: "no" },
+  "review.manageReviewers": { admin: "member", annotator: "no" },
   // jobs and webhooks; whoever started a job may read it too (services/jobs/Jobs.ts)
   "jobs.read": { admin: "yes", annotator: "no" },
   "webhooks.manage": { admin: "no", annotator: "no" }

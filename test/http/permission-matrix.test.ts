@@ -62,6 +62,15 @@ const ownersInvitation = (workspace: string) => Effect.map(
   (response) => String((response.body as Json).id)
 )
 
+/** A new member of `workspace` the owner names a reviewer there: their id. */
+const namedReviewer = <R>(workspace: string, user: Effect.Effect<string, never, R>) =>
+  Effect.tap(user, (id) =>
+    raw(`/api/gloss/workspaces/${workspace}/reviewers`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-gloss-api-key": OWNER.apiKey },
+      body: JSON.stringify({ user_id: id })
+    }))
+
 /** The API key of a new owner. */
 const secondOwnerKey = Effect.map(
   call("POST", "/users", { first_name: "Second", username: unique("owner"), password: "password-1234", role: "owner" }),
@@ -277,7 +286,24 @@ const table: Readonly<Record<string, Case | ReadonlyArray<Case>>> = {
       caller.name === "owner" ? fresh(secondOwnerKey, (key) => ({ headers: { "x-gloss-api-key": key } })) : {}
   },
   "account.renameWorkspace": needs("workspaces.rename", (w) =>
-    fresh(w.freshWorkspace, (id) => ({ params: { id }, json: { name: unique("renamed") } })))
+    fresh(w.freshWorkspace, (id) => ({ params: { id }, json: { name: unique("renamed") } }))),
+  // Review (/api/gloss): none of these callers is a named reviewer, so Policy's row decides; an annotator named a
+  // reviewer is test/http/review.test.ts. A record's question may be unsettled already (404).
+  "review.agreement": needs("review.read", (w) => ({ ...dataset(w), json: {} })),
+  "review.queue": needs("review.read", (w) => ({ ...dataset(w), json: {} })),
+  "review.finalAnswers": needs("review.read", record),
+  "review.settle": needs("review.read", (w) => ({
+    ...record(w),
+    json: { items: [{ question: "label", value: "yes", source: "reviewer" }] }
+  })),
+  "review.unsettle": needs("review.read", (w) => ({ params: { id: w.record.id, question: "label" } }), { accept: [404] }),
+  "review.acceptAgreed": needs("review.read", (w) => ({ ...dataset(w), json: {} })),
+  "review.reviewers": needs("review.manageReviewers", (w) => ({ params: { id: w.w1 } })),
+  "review.addReviewer": needs("review.manageReviewers", (w) =>
+    fresh(w.freshUser(w.w1), (user) => ({ params: { id: w.w1 }, json: { user_id: user } }))),
+  "review.removeReviewer": needs("review.manageReviewers", (w) =>
+    fresh(namedReviewer(w.w1, w.freshUser(w.w1)), (user) => ({ params: { id: w.w1, user_id: user } }))),
+  "review.mine": anyone()
 }
 
 for (const dialect of dialects) {

@@ -19,6 +19,7 @@ import m0013 from "./migrations/0013_webhook_health.js"
 import m0014 from "./migrations/0014_invitations.js"
 import m0015 from "./migrations/0015_export_files.js"
 import m0016 from "./migrations/0016_argilla_migrations.js"
+import m0017 from "./migrations/0017_review.js"
 
 /** By name; exported so that tests can bring a database to an earlier schema. */
 export const migrations = {
@@ -36,7 +37,8 @@ export const migrations = {
   "0013_webhook_health": m0013,
   "0014_invitations": m0014,
   "0015_export_files": m0015,
-  "0016_argilla_migrations": m0016
+  "0016_argilla_migrations": m0016,
+  "0017_review": m0017
 }
 const LATEST = Math.max(...Object.keys(migrations).map((name) => Number.parseInt(name, 10)))
 
