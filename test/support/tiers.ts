@@ -55,6 +55,8 @@ const processes = {
     "test/cli/!(owner-bootstrap).test.ts",
     "test/compat/**/*.test.ts",
     "test/readme/**/*.test.ts",
+    // Agreement figures against Python's reference statistics (krippendorff, scikit-learn, statsmodels, NLTK, SciPy).
+    "test/review/**/*.test.ts",
     "test/fuzz/schemathesis.test.ts",
     // Python reads and writes the Parquet files, and runs the Hub SDK against the server.
     "test/client/{hubParquet,hub-sdk}.test.ts",
