@@ -15,6 +15,9 @@ import { SignIn } from "./screens/SignIn.js"
 const Home = lazy(() => import("./screens/Home.js").then((m) => ({ default: m.Home })))
 const UserSettings = lazy(() => import("./screens/UserSettings.js").then((m) => ({ default: m.UserSettings })))
 const TeamPage = lazy(() => import("./screens/team/TeamPage.js").then((m) => ({ default: m.TeamPage })))
+const AgreementPage = lazy(() =>
+  import("./screens/agreement/AgreementPage.js").then((m) => ({ default: m.AgreementPage }))
+)
 const PeoplePage = lazy(() => import("./screens/people/PeoplePage.js").then((m) => ({ default: m.PeoplePage })))
 const WorkspacesPage = lazy(() =>
   import("./screens/workspaces/WorkspacesPage.js").then((m) => ({ default: m.WorkspacesPage }))
@@ -78,6 +81,11 @@ const Routes = (props: { readonly path: string }) => {
   if (team !== undefined) {
     const id = datasetIdFrom(team["id"])
     return id === undefined ? <NotFound /> : <TeamPage key={id} datasetId={id} />
+  }
+  const agreement = match("/dataset/:id/agreement", path)
+  if (agreement !== undefined) {
+    const id = datasetIdFrom(agreement["id"])
+    return id === undefined ? <NotFound /> : <AgreementPage key={id} datasetId={id} />
   }
   if (path === "/new-dataset") return <NewDataset />
   const settings = match("/dataset/:id/settings", path)

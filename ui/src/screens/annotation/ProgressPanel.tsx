@@ -1,8 +1,8 @@
 /** My progress and the team's, refetched after every write (see `refreshProgress`). */
 import { useQuery } from "@tanstack/react-query"
 import type { DatasetId } from "../../../../src/domain/Ids.js"
-import { me as meQuery, myProgress, pendingQueue, teamProgress } from "../../data/queries.js"
-import { canReview } from "../../data/review.js"
+import { dataset as datasetQuery, me as meQuery, myProgress, pendingQueue, teamProgress } from "../../data/queries.js"
+import { canReview, useMayReview } from "../../data/review.js"
 import { Link } from "../../router.js"
 
 const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 100))
@@ -14,7 +14,11 @@ export const ProgressPanel = (props: { readonly datasetId: DatasetId }) => {
   // by others (the task distribution's min_submitted) and are in no queue of mine.
   const byOthers = mine === undefined || queue === undefined || queue.relation === "gte" ? 0 : mine.pending - queue.total
   const team = useQuery(teamProgress(props.datasetId)).data
-  const role = useQuery(meQuery).data?.role
+  const me = useQuery(meQuery).data
+  const role = me?.role
+  const workspaceId = useQuery(datasetQuery(props.datasetId)).data?.workspace_id
+  // Owners, admins and the workspace's reviewers see the agreement; only owners and admins the team's progress.
+  const reviews = useMayReview(me, workspaceId)
   return (
     <section className="panel progress-panel" aria-labelledby="progress-title">
       <h2 id="progress-title">Progress</h2>
@@ -42,6 +46,7 @@ export const ProgressPanel = (props: { readonly datasetId: DatasetId }) => {
             {team.completed} of {team.total} records completed ({percent(team.completed, team.total)}%)
           </p>
           {canReview(role) ? <Link to={`/dataset/${props.datasetId}/team`}>Progress by annotator</Link> : null}
+          {reviews ? <> {canReview(role) ? "· " : null}<Link to={`/dataset/${props.datasetId}/agreement`}>Agreement</Link></> : null}
         </div>
       )}
     </section>

@@ -5,6 +5,7 @@ import { errorMessage } from "../../data/client.js"
 import { dataset as datasetQuery, me as meQuery } from "../../data/queries.js"
 import { canReview } from "../../data/review.js"
 import { Link } from "../../router.js"
+import { DatasetTabs } from "../agreement/DatasetTabs.js"
 import { TeamProgress } from "./TeamProgress.js"
 
 export const TeamPage = (props: { readonly datasetId: DatasetId }) => {
@@ -23,6 +24,7 @@ export const TeamPage = (props: { readonly datasetId: DatasetId }) => {
         ? <p role="alert">Only owners and admins can see the team’s progress.</p>
         : (
           <>
+            <DatasetTabs datasetId={props.datasetId} current="team" team />
             <p className="muted team-legend">
               Each annotator’s responses to {name}, split by whether the record is completed or still pending. Bars
               are out of the dataset’s records (darker: completed records).

@@ -1,11 +1,14 @@
 /**
- * One workspace's members: remove one (owners, and admins in their own workspaces), and, for owners, add a user
- * picked from everyone who is not a member yet (narrowed by a search, so a thousand users stay usable).
+ * One workspace's members: remove one (owners, and admins in their own workspaces), make an annotator a reviewer
+ * there or take it back (the same people), and, for owners, add a user picked from everyone who is not a member yet
+ * (narrowed by a search, so a thousand users stay usable).
  */
+import { useQuery } from "@tanstack/react-query"
 import { type FormEvent, useRef, useState } from "react"
 import type { User } from "../../../../src/domain/User.js"
 import type { Workspace } from "../../../../src/domain/Workspace.js"
 import { addMember, removeMember } from "../../data/accounts.js"
+import { addReviewer, removeReviewer, reviewers as reviewersQuery } from "../../data/agreement.js"
 import { errorMessage } from "../../data/client.js"
 import { filterPeople, fullName } from "../../data/roster.js"
 
@@ -55,7 +58,59 @@ const AddMember = (props: { readonly workspace: Workspace; readonly candidates: 
   )
 }
 
-const Member = (props: { readonly workspace: Workspace; readonly user: User; readonly canRemove: boolean; readonly onDone: (message: string) => void }) => {
+/**
+ * An annotator's review rights in the workspace: everyone's answers, the agreement and final answers there. Owners
+ * and admins review anyway, so only annotators get the switch; undefined `reviewer` while the list loads.
+ */
+const ReviewerToggle = (props: {
+  readonly workspace: Workspace
+  readonly user: User
+  readonly reviewer: boolean | undefined
+  readonly onDone: (message: string) => void
+}) => {
+  const { user, workspace } = props
+  const [failure, setFailure] = useState<string | undefined>(undefined)
+  // The box shows the change asked for until the list of reviewers, read again after it, agrees (or it failed).
+  const [asked, setAsked] = useState<boolean | undefined>(undefined)
+  const change = async (grant: boolean) => {
+    setAsked(grant)
+    setFailure(undefined)
+    try {
+      if (grant) await addReviewer(workspace.id, user.id)
+      else await removeReviewer(workspace.id, user.id)
+      props.onDone(grant ? `${user.username} now reviews in ${workspace.name}.` : `${user.username} no longer reviews in ${workspace.name}.`)
+    } catch (error) {
+      setFailure(errorMessage(error))
+    } finally {
+      setAsked(undefined)
+    }
+  }
+  return (
+    <>
+      <label className="member-reviewer">
+        <input
+          type="checkbox"
+          checked={asked ?? props.reviewer === true}
+          disabled={asked !== undefined || props.reviewer === undefined}
+          onChange={(e) => void change(e.target.checked)}
+        />
+        Reviewer<span className="visually-hidden"> rights for {user.username}</span>
+      </label>
+      {failure === undefined ? null : <p role="alert" className="error">{failure}</p>}
+    </>
+  )
+}
+
+const Member = (props: {
+  readonly workspace: Workspace
+  readonly user: User
+  readonly canRemove: boolean
+  /** Whether the annotator reviews here (undefined: not an annotator, or not known yet) */
+  readonly reviewer: boolean | undefined
+  readonly onDone: (message: string) => void
+  /** After a change of review rights, which keeps the focus where it is. */
+  readonly onReviewer: (message: string) => void
+}) => {
   const { user, workspace } = props
   const [failure, setFailure] = useState<string | undefined>(undefined)
   const [busy, setBusy] = useState(false)
@@ -73,11 +128,16 @@ const Member = (props: { readonly workspace: Workspace; readonly user: User; rea
   return (
     <li className="member">
       <span><strong>{user.username}</strong>{fullName(user) === "" ? "" : ` ${fullName(user)}`} <span className="muted">{user.role}</span></span>
-      {props.canRemove ? (
-        <button type="button" disabled={busy} onClick={() => void remove()}>
-          Remove<span className="visually-hidden"> {user.username} from {workspace.name}</span>
-        </button>
-      ) : null}
+      <span className="member-actions">
+        {user.role === "annotator"
+          ? <ReviewerToggle workspace={workspace} user={user} reviewer={props.reviewer} onDone={props.onReviewer} />
+          : null}
+        {props.canRemove ? (
+          <button type="button" disabled={busy} onClick={() => void remove()}>
+            Remove<span className="visually-hidden"> {user.username} from {workspace.name}</span>
+          </button>
+        ) : null}
+      </span>
       {failure === undefined ? null : <p role="alert" className="error">{failure}</p>}
     </li>
   )
@@ -97,6 +157,8 @@ export const MembersPanel = (props: {
     setNotice(message)
     heading.current?.focus()
   }
+  const reviewers = useQuery(reviewersQuery(props.workspace.id))
+  const reviewerIds = reviewers.data === undefined ? undefined : new Set<string>(reviewers.data.map((r) => r.user_id))
   const memberIds = new Set((props.members ?? []).map((m) => m.id))
   // Owners belong everywhere without being members: they are not offered.
   const candidates = (props.everyone ?? []).filter((u) => !memberIds.has(u.id) && u.role !== "owner")
@@ -107,11 +169,15 @@ export const MembersPanel = (props: {
         <button type="button" onClick={props.onClose}>Close<span className="visually-hidden"> the members</span></button>
       </div>
       <p role="status" className="muted">{notice}</p>
+      {reviewers.isError ? <p role="alert" className="error">Reviewers: {errorMessage(reviewers.error)}</p> : null}
       {props.members === undefined ? <p>Loading members…</p>
         : props.members.length === 0 ? <p className="muted">No members yet.</p>
         : (
           <ul className="members">
-            {props.members.map((m) => <Member key={m.id} workspace={props.workspace} user={m} canRemove onDone={removed} />)}
+            {props.members.map((m) => (
+              <Member key={m.id} workspace={props.workspace} user={m} canRemove onDone={removed}
+                reviewer={reviewerIds?.has(m.id)} onReviewer={setNotice} />
+            ))}
           </ul>
         )}
       {props.everyone === undefined ? null : <AddMember workspace={props.workspace} candidates={candidates} onDone={setNotice} />}
