@@ -78,7 +78,14 @@ export default defineConfig({
       project("engines", tiers.engines.engines, KEEP),
       project("process", tiers.process.process, FRESH),
       // The journeys are served the UI built once for the run (test/support/buildUiOnce.ts), not once a file.
-      project("browser-e2e", tiers.browser["browser-e2e"], { ...FRESH, ...(hasChromium ? { globalSetup: ["./test/support/buildUiOnce.ts"] } : {}) }),
+      // Their `expect.poll`s wait for what a screen shows once the server has answered: vitest's default of 1 s
+      // is a unit test's, and on a loaded machine a screen's first data takes longer (the bulk view's pager read
+      // "no records of 0", its loading state, when a 1 s poll gave up). Playwright's own waits are longer still.
+      project("browser-e2e", tiers.browser["browser-e2e"], {
+        ...FRESH,
+        expect: { poll: { timeout: 10_000 } },
+        ...(hasChromium ? { globalSetup: ["./test/support/buildUiOnce.ts"] } : {})
+      }),
       ...(hasChromium
         ? [{
           esbuild: { jsx: "automatic" as const },
