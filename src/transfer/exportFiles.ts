@@ -1,12 +1,13 @@
 /**
  * The record-by-record formats of a file export (`POST /api/gloss/datasets/{id}/exports`): JSON Lines, CSV, and the
  * usernames added to the Hub's Parquet rows. Each turns one record into one line or row, so that the export job
- * writes them a page at a time. Usernames come from the caller, by user id (`Usernames`): records carry only ids.
- * docs/how-to/move-datasets.md describes the columns.
+ * writes them a page at a time. Usernames come from the caller, by user id (`Usernames`): records carry only ids; so
+ * do the records' final answers (`FinalAnswersOf`, by record id). docs/how-to/move-datasets.md describes the columns.
  */
 import { Schema } from "effect"
 import { DatasetRecord } from "../domain/Record.js"
 import type { DatasetSettings } from "./dataset.js"
+import { addFinalCells, finalAnswersObject, type FinalAnswersOf, finalsByQuestion, withFinalColumns } from "./finalAnswers.js"
 import { type Column, hubColumns, recordToRow } from "./hubRows.js"
 
 /** Usernames by user id; a user deleted since answering has none (`null` in the file). */
@@ -16,11 +17,15 @@ const usernameOf = (usernames: Usernames, userId: string) => usernames.get(userI
 
 const encodeRecord = Schema.encodeSync(DatasetRecord)
 
-/** One line of JSON Lines: the record as the API answers it, each response with its author's `username`. */
-export const jsonlLine = (record: DatasetRecord, usernames: Usernames): string => {
+/**
+ * One line of JSON Lines: the record as the API answers it, each response with its author's `username`, and
+ * `final_answers` by question (`{}` when none is settled).
+ */
+export const jsonlLine = (record: DatasetRecord, usernames: Usernames, finals: FinalAnswersOf): string => {
   const wire = encodeRecord(record)
   const responses = wire.responses?.map((response) => ({ ...response, username: usernameOf(usernames, response.user_id) }))
-  return JSON.stringify(responses === undefined ? wire : { ...wire, responses }) + "\n"
+  const final_answers = finalAnswersObject(record, finals, usernames)
+  return JSON.stringify(responses === undefined ? { ...wire, final_answers } : { ...wire, responses, final_answers }) + "\n"
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -30,7 +35,7 @@ export const jsonlLine = (record: DatasetRecord, usernames: Usernames): string =
  * The CSV columns: `id`, `external_id`, `status`, `inserted_at`, `updated_at`, each field, `metadata.<name>` per
  * metadata property, `vector.<name>` per vector, and per question `<question>.responses` (a JSON list of
  * `{username, user_id, value, status}`), `<question>.suggestion` (its value), `<question>.suggestion.score`,
- * `<question>.suggestion.agent` and `<question>.suggestion.type`.
+ * `<question>.suggestion.agent`, `<question>.suggestion.type` and `<question>.final` (its final answer's value).
  */
 export const csvColumns = (settings: DatasetSettings): ReadonlyArray<string> => [
   "id",
@@ -46,7 +51,8 @@ export const csvColumns = (settings: DatasetSettings): ReadonlyArray<string> => 
     `${question.name}.suggestion`,
     `${question.name}.suggestion.score`,
     `${question.name}.suggestion.agent`,
-    `${question.name}.suggestion.type`
+    `${question.name}.suggestion.type`,
+    `${question.name}.final`
   ])
 ]
 
@@ -66,7 +72,13 @@ export const csvLine = (cells: ReadonlyArray<unknown>): string => cells.map((cel
 export const csvHeader = (settings: DatasetSettings): string => csvLine(csvColumns(settings))
 
 /** One record's CSV line, its cells in the order of `csvColumns`. */
-export const csvRecordLine = (record: DatasetRecord, settings: DatasetSettings, usernames: Usernames): string => {
+export const csvRecordLine = (
+  record: DatasetRecord,
+  settings: DatasetSettings,
+  usernames: Usernames,
+  finals: FinalAnswersOf
+): string => {
+  const final = finalsByQuestion(finals, record)
   const fields = new Map(Object.entries(record.fields))
   const metadata = new Map(Object.entries(record.metadata ?? {}))
   const vectors = new Map(Object.entries(record.vectors ?? {}))
@@ -97,31 +109,38 @@ export const csvRecordLine = (record: DatasetRecord, settings: DatasetSettings, 
       suggestion?.value,
       suggestion?.score,
       suggestion?.agent,
-      suggestion?.type
+      suggestion?.type,
+      final.get(question.name)?.value
     )
   }
   return csvLine(cells)
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Parquet: the Hub's rows plus `<question>.responses.usernames`
+// Parquet: the Hub's rows plus `<question>.responses.usernames` and `<question>.final`
 
 const usernamesColumn = (question: string) => `${question}.responses.usernames`
 
 /**
  * The Hub export's columns (`hubColumns`) with, after each question's `.responses.users`, its `.responses.usernames`
- * (a list parallel to `.responses.users`). Argilla's `from_hub` reads the columns it knows by name and ignores it.
+ * (a list parallel to `.responses.users`), and after its `.responses.status` its `.final`. Argilla's `from_hub` reads
+ * the columns it knows by name and ignores these.
  */
 export const parquetColumns = (settings: DatasetSettings): ReadonlyArray<Column> =>
-  hubColumns(settings).flatMap((column) => {
+  withFinalColumns(hubColumns(settings), settings).flatMap((column) => {
     const question = column.name.endsWith(".responses.users") ? column.name.slice(0, -".responses.users".length) : undefined
     return question === undefined || !settings.questions.some((q) => q.name === question)
       ? [column]
       : [column, { name: usernamesColumn(question), type: { kind: "list", item: { kind: "string" } } }]
   })
 
-export const parquetRow = (record: DatasetRecord, settings: DatasetSettings, usernames: Usernames): Record<string, unknown> => {
-  const row = recordToRow(record, settings)
+export const parquetRow = (
+  record: DatasetRecord,
+  settings: DatasetSettings,
+  usernames: Usernames,
+  finals: FinalAnswersOf
+): Record<string, unknown> => {
+  const row = addFinalCells(recordToRow(record, settings), record, settings, finals)
   for (const question of settings.questions) {
     const users = row[`${question.name}.responses.users`]
     row[usernamesColumn(question.name)] = Array.isArray(users)

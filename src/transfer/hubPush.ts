@@ -8,10 +8,11 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect, Stream } from "effect"
+import { Chunk, Effect, Stream } from "effect"
 import type { DatasetRecord } from "../domain/Record.js"
 import type { Dataset } from "./dataset.js"
 import { HubRequestFailed } from "./errors.js"
+import { addFinalCells, type FinalAnswersOf, withFinalColumns } from "./finalAnswers.js"
 import type { CommitFile, makeHubApi } from "./hubApi.js"
 import { openParquetWriter } from "./hubParquet.js"
 import { hubColumns, recordToRow } from "./hubRows.js"
@@ -26,6 +27,11 @@ export interface PushOptions<E, R> {
   readonly dataset: Dataset
   /** The records, or none for the settings files and the card only. */
   readonly records?: { readonly total: number; readonly stream: Stream.Stream<DatasetRecord, E, R> } | undefined
+  /**
+   * The final answers of each page of records, by record id: given, each question has a `<question>.final` column
+   * (which the SDK's `from_hub` ignores). The server's export job gives them; the client's `toHub` does not.
+   */
+  readonly finalAnswers?: ((records: ReadonlyArray<DatasetRecord>) => Effect.Effect<FinalAnswersOf, E, R>) | undefined
   readonly private: boolean
   readonly split: string
   readonly subset?: string | undefined
@@ -113,14 +119,27 @@ export const pushDataset = <E, R>(options: PushOptions<E, R>) =>
     if (options.records !== undefined) {
       const { stream, total } = options.records
       const parquetPath = join(dir, "records.parquet")
-      const writer = yield* openParquetWriter(parquetPath, hubColumns(dataset.settings))
+      const { finalAnswers } = options
+      const columns = hubColumns(dataset.settings)
+      const writer = yield* openParquetWriter(
+        parquetPath,
+        finalAnswers === undefined ? columns : withFinalColumns(columns, dataset.settings)
+      )
       yield* stream.pipe(
         Stream.grouped(PAGE),
-        Stream.runForEach((chunk) => {
-          const rows = Array.from(chunk, (record) => recordToRow(record, dataset.settings))
-          count += rows.length
-          return Effect.zipRight(writer.append(rows), report({ phase: "records", done: count, total: Math.max(total, count) }))
-        })
+        Stream.runForEach((chunk) =>
+          Effect.gen(function*() {
+            const page = Chunk.toReadonlyArray(chunk)
+            const finals = finalAnswers === undefined ? undefined : yield* finalAnswers(page)
+            const rows = page.map((record) => {
+              const row = recordToRow(record, dataset.settings)
+              return finals === undefined ? row : addFinalCells(row, record, dataset.settings, finals)
+            })
+            count += rows.length
+            yield* writer.append(rows)
+            yield* report({ phase: "records", done: count, total: Math.max(total, count) })
+          })
+        )
       )
       yield* writer.close
       files.push({ path: splitFile(split, subset), localPath: parquetPath })

@@ -37,7 +37,7 @@ export interface Column {
 type QuestionType = DatasetSettings["questions"][number]["settings"]["type"]
 
 /** A question's answer as the SDK holds it: `ranking` is `[{value, rank}]`, `span` is `[{start, end, label}]`. */
-const answerType = (type: QuestionType): ColumnType => {
+export const answerType = (type: QuestionType): ColumnType => {
   switch (type) {
     case "text":
     case "label_selection":

@@ -1,6 +1,6 @@
 /**
  * `POST /api/gloss/datasets/{id}/exports` and `GET /api/gloss/exports/{id}/file` (a Gloss extension): each format's
- * content (usernames, statuses, suggestions, vectors), the subset a search selects, who may export and download,
+ * content (usernames, statuses, suggestions, vectors, final answers), the subset a search selects, who may export and download,
  * expiry, and that the file served is the one stored in the database; through the typed client on both databases.
  */
 import { SqlClient } from "@effect/sql"
@@ -19,7 +19,10 @@ import { zipEntries } from "../support/zipEntries.js"
 
 type Json = Record<string, any>
 
-/** A published dataset of 5 records (group "a" for 0, 2, 4), a vector each, a suggestion on 0, answers on 0 and 1. */
+/**
+ * A published dataset of 5 records (group "a" for 0, 2, 4), a vector each, a suggestion on 0, answers on 0 and 1;
+ * record 0's `label` settled by the admin on alice's answer, with a note.
+ */
 const seeded = Effect.gen(function*() {
   const w = yield* workspace()
   const ds = yield* draftDataset(w)
@@ -53,6 +56,14 @@ const seeded = Effect.gen(function*() {
   }))
   const created = yield* send("POST", datasetPath(ds, "/records/bulk"), { items })
   expect(created.status).toBe(201)
+  const listed = yield* admin.client.records.list({ path: { id: DatasetId.make(ds.id) }, urlParams: { limit: 1 } })
+  const first = listed.items[0]
+  if (first === undefined) throw new Error("no record to settle")
+  expect(first.external_id).toBe("ext-0")
+  yield* admin.client.review.settle({
+    path: { id: first.id },
+    payload: { items: [{ question: "label", value: "no", source: "response", source_user_id: alice.user.id, note: "checked" }] }
+  })
   return { w, ds, alice, admin, other }
 })
 
@@ -102,6 +113,20 @@ for (const dialect of dialects) {
           expect(first?.metadata).toEqual({ group: "a" })
           expect(first?.fields).toEqual({ text: "record, \"0\"\nsecond line" })
           expect(first?.status).toBe("completed")
+          expect(first?.final_answers).toEqual({
+            label: {
+              value: "no",
+              source: "response",
+              source_user_id: alice.user.id,
+              source_username: alice.user.username,
+              note: "checked",
+              settled_by: admin.user.id,
+              settled_by_username: admin.user.username,
+              inserted_at: expect.any(String),
+              updated_at: expect.any(String)
+            }
+          })
+          expect(second?.final_answers).toEqual({})
         }))
 
       it.effect("CSV: a header, one quoted row per record, responses as JSON with usernames, the suggestion's parts", () =>
@@ -113,7 +138,9 @@ for (const dialect of dialects) {
           expect(header).toEqual([
             "id", "external_id", "status", "inserted_at", "updated_at", "text", "metadata.group", "vector.emb",
             "label.responses", "label.suggestion", "label.suggestion.score", "label.suggestion.agent", "label.suggestion.type",
-            "note.responses", "note.suggestion", "note.suggestion.score", "note.suggestion.agent", "note.suggestion.type"
+            "label.final",
+            "note.responses", "note.suggestion", "note.suggestion.score", "note.suggestion.agent", "note.suggestion.type",
+            "note.final"
           ])
           // Parsed with the CSV reader the UI's import uses on the server side too.
           const { parse } = yield* Effect.promise(() => import("csv-parse/sync"))
@@ -131,6 +158,9 @@ for (const dialect of dialects) {
           expect(first["label.suggestion.score"]).toBe("0.75")
           expect(first["label.suggestion.agent"]).toBe("model-a")
           expect(first["label.suggestion.type"]).toBe("model")
+          expect(first["label.final"]).toBe("no")
+          expect(first["note.final"]).toBe("")
+          expect(rows[1]?.["label.final"]).toBe("")
           expect(rows[2]?.["label.responses"]).toBe("")
           const response = yield* fetchFile(id, OWNER.apiKey)
           expect(response.status).toBe(200)
@@ -140,7 +170,7 @@ for (const dialect of dialects) {
           )
         }))
 
-      it.effect("Parquet: the Hub's rows with each question's usernames beside its users", () =>
+      it.effect("Parquet: the Hub's rows with each question's usernames beside its users and its final answer", () =>
         Effect.gen(function*() {
           const { alice, ds } = yield* seeded
           const { bytes } = yield* exported(OWNER.apiKey, ds.id, { format: "parquet" })
@@ -156,14 +186,23 @@ for (const dialect of dialects) {
           expect(first["label.suggestion"]).toBe("yes")
           expect(first["label.suggestion.agent"]).toBe("model-a")
           expect(Array.from(first["emb"] as ArrayLike<number>)).toEqual([0, 0.5])
+          expect(first["label.final"]).toBe("no")
+          expect(first["note.final"]).toBeNull()
+          expect(rows[1]?.["label.final"]).toBeNull()
+          expect(Object.keys(first).filter((key) => key.startsWith("label."))).toEqual([
+            "label.responses", "label.responses.users", "label.responses.usernames", "label.responses.status", "label.final",
+            "label.suggestion", "label.suggestion.score", "label.suggestion.agent"
+          ])
         }))
 
-      it.effect("Argilla disk: a zip of the SDK's to_disk folder, with the users' names beside it", () =>
+      it.effect("Argilla disk: a zip of the SDK's to_disk folder, with the users' names and the final answers beside it", () =>
         Effect.gen(function*() {
-          const { alice, ds } = yield* seeded
+          const { admin, alice, ds } = yield* seeded
           const { bytes, id } = yield* exported(OWNER.apiKey, ds.id, { format: "argilla-disk" })
           const files = zipEntries(bytes)
-          expect([...files.keys()]).toEqual([".argilla/dataset.json", ".argilla/settings.json", ".argilla/users.json", "records.json"])
+          expect([...files.keys()]).toEqual([
+            ".argilla/dataset.json", ".argilla/settings.json", ".argilla/users.json", "records.json", "final_answers.jsonl"
+          ])
           const model = JSON.parse(files.get(".argilla/dataset.json")?.toString() ?? "null")
           expect(model).toMatchObject({ id: ds.id, name: ds.name })
           const settings = JSON.parse(files.get(".argilla/settings.json")?.toString() ?? "null")
@@ -180,6 +219,17 @@ for (const dialect of dialects) {
             suggestions: { label: { value: "yes", score: 0.75, agent: "model-a", type: "model" } },
             vectors: { emb: [0, 0.5] }
           })
+          const finals = (files.get("final_answers.jsonl")?.toString() ?? "").trimEnd().split("\n").map((line) => JSON.parse(line) as Json)
+          expect(finals).toEqual([expect.objectContaining({
+            id: "ext-0",
+            _server_id: records[0]?.["_server_id"],
+            question: "label",
+            value: "no",
+            source: "response",
+            source_username: alice.user.username,
+            settled_by_username: admin.user.username,
+            note: "checked"
+          })])
           const response = yield* fetchFile(id, OWNER.apiKey)
           expect(response.headers.get("content-type")).toBe("application/zip")
           expect(response.headers.get("content-disposition")).toMatch(/filename=".+\.zip"$/)

@@ -1,22 +1,32 @@
 /**
  * `POST /api/gloss/datasets/{id}/exports` and `GET /api/gloss/exports/{id}/file` (a Gloss extension): a job writes
- * the dataset's records (all, or those a search matches for the caller) into a file in one of four formats
- * (`src/transfer/exportWriter.ts`), on a temporary local file, then stores it in the database in chunks
+ * the dataset's records (all, or those a search matches for the caller) with their final answers into a file in one
+ * of the formats of `domain/Export.ts` (`src/transfer/exportWriter.ts`), on a temporary local file, then stores it in the database in chunks
  * (`ExportFilesRepo`), so that any server can serve what any worker wrote. The download streams the chunks one by
  * one. A file lives `EXPORT_LIFETIME_HOURS`; each new export deletes the expired ones.
  */
 import { open } from "node:fs/promises"
-import { Chunk, Duration, Effect, Option, Schema, Stream } from "effect"
+import { Chunk, Duration, Effect, Either, Option, Schema, Stream } from "effect"
 import { Unprocessable } from "../../domain/Errors.js"
-import { EXPORT_LIFETIME_HOURS, ExportExpired, ExportFormat, exportFileTypes, type ExportRequest } from "../../domain/Export.js"
+import {
+  EXPORT_LIFETIME_HOURS,
+  ExportExpired,
+  ExportFormat,
+  exportFileTypes,
+  type ExportRequest,
+  isTrainingFormat
+} from "../../domain/Export.js"
 import { NotFound } from "../../domain/Errors.js"
 import { DatasetId, type RecordId, UserId } from "../../domain/Ids.js"
 import type { Job, JobProgress } from "../../domain/Job.js"
 import type { DatasetRecord } from "../../domain/Record.js"
 import { SearchRecordsQuery } from "../../domain/Search.js"
 import type { User } from "../../domain/User.js"
+import type { Dataset } from "../../transfer/dataset.js"
 import { tempDir } from "../../transfer/hubPush.js"
 import { type ExportPage, writeExport } from "../../transfer/exportWriter.js"
+import { finalAnswerUserIds, type FinalAnswersOf, groupByRecord } from "../../transfer/finalAnswers.js"
+import { skippedReason, type TrainingPlan, trainingPlan } from "../../transfer/training.js"
 import { now } from "../clock.js"
 import { Datasets } from "../datasets/Datasets.js"
 import { Viewers } from "../datasets/viewer.js"
@@ -29,6 +39,7 @@ import { INCLUDE_EVERYTHING } from "../records/include.js"
 import { Records } from "../records/Records.js"
 import { RecordsRepo } from "../records/RecordsRepo.js"
 import { Search } from "../records/Search.js"
+import { FinalAnswersRepo } from "../review/FinalAnswersRepo.js"
 import { RecordViews } from "../records/views.js"
 import { UsersRepo } from "../users/UsersRepo.js"
 import { ExportFilesRepo } from "./ExportFilesRepo.js"
@@ -47,7 +58,9 @@ const ExportPayload = Schema.parseJson(Schema.Struct({
   datasetId: DatasetId,
   userId: UserId,
   format: ExportFormat,
-  query: Schema.NullOr(SearchRecordsQuery)
+  query: Schema.NullOr(SearchRecordsQuery),
+  /** A training format's question (absent from the payloads of jobs queued before training formats existed). */
+  question: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
 }))
 type ExportPayload = typeof ExportPayload.Type
 
@@ -65,6 +78,7 @@ export class Exports extends Effect.Service<Exports>()("Gloss/Exports", {
     const search = yield* Search
     const users = yield* UsersRepo
     const files = yield* ExportFilesRepo
+    const finalAnswers = yield* FinalAnswersRepo
     const queue = yield* JobQueue
     const { datasetWithSettings, jobActor } = yield* makeJobSupport
 
@@ -82,25 +96,50 @@ export class Exports extends Effect.Service<Exports>()("Gloss/Exports", {
         return { dataset, matching: Option.some(read) }
       })
 
+    /** A training format's plan, checked against the dataset's questions (422 when the question does not fit). */
+    const planOf = (
+      format: ExportFormat,
+      dataset: Dataset,
+      question: string | null | undefined
+    ): Effect.Effect<TrainingPlan | undefined, Unprocessable> =>
+      isTrainingFormat(format)
+        ? Either.match(trainingPlan(format, dataset.settings, question), {
+          onLeft: (detail) => Effect.fail(new Unprocessable({ detail })),
+          onRight: (plan) => Effect.succeed<TrainingPlan | undefined>(plan)
+        })
+        : Effect.succeed<TrainingPlan | undefined>(undefined)
+
     const start = Effect.fn("Exports.start")(function*(actor: User, datasetId: DatasetId, request: ExportRequest) {
       yield* prepare(actor, datasetId, request.query)
+      if (isTrainingFormat(request.format)) {
+        const dataset = yield* datasetWithSettings(datasetId).pipe(Effect.orDie)
+        yield* planOf(request.format, dataset, request.question)
+      }
       const at = yield* now
       yield* files.expire(at, new Date(at.getTime() - Duration.toMillis(FORGET_AFTER)))
       const payload = yield* Schema.encode(ExportPayload)({
         datasetId,
         userId: actor.id,
         format: request.format,
-        query: request.query ?? null
+        query: request.query ?? null,
+        question: request.question ?? null
       }).pipe(Effect.orDie)
       const id = yield* queue.enqueue("default", ExportJob, payload, { startedBy: actor.id, attempts: 3 })
       const job: Job = { id, status: "queued", progress: { done: 0, total: null, failed: 0, errors: [] } }
       return job
     })
 
-    /** The usernames of the users who answered `page`, looked up once per job. */
-    const usernamesOf = (known: Map<string, string>) => (page: ReadonlyArray<DatasetRecord>) =>
+    /** The final answers of a page of records, by record id. */
+    const finalAnswersOf = (page: ReadonlyArray<DatasetRecord>) =>
+      Effect.map(finalAnswers.ofRecords(page.map((record) => record.id)), groupByRecord)
+
+    /** The usernames of the users who answered `page` or settled its final answers, looked up once per job. */
+    const usernamesOf = (known: Map<string, string>) => (page: ReadonlyArray<DatasetRecord>, finals: FinalAnswersOf) =>
       Effect.gen(function*() {
-        const missing = new Set(page.flatMap((record) => (record.responses ?? []).map((r) => r.user_id)).filter((id) => !known.has(id)))
+        const missing = new Set(
+          [...page.flatMap((record) => (record.responses ?? []).map((r) => r.user_id)), ...finalAnswerUserIds(finals)]
+            .filter((id) => !known.has(id))
+        )
         for (const id of missing) {
           const user = yield* users.findById(id)
           if (Option.isSome(user)) known.set(id, user.value.username)
@@ -116,6 +155,9 @@ export class Exports extends Effect.Service<Exports>()("Gloss/Exports", {
         Effect.mapError((error) => unrecoverable(`it can no longer run: ${error.detail}`))
       )
       const dataset = yield* datasetWithSettings(payload.datasetId).pipe(
+        Effect.mapError((error) => unrecoverable(`it can no longer run: ${error.detail}`))
+      )
+      const plan = yield* planOf(payload.format, dataset, payload.question).pipe(
         Effect.mapError((error) => unrecoverable(`it can no longer run: ${error.detail}`))
       )
       const viewer = yield* viewers.of(actor, row)
@@ -140,7 +182,8 @@ export class Exports extends Effect.Service<Exports>()("Gloss/Exports", {
       }
       const usernames = usernamesOf(new Map())
       const page = (items: ReadonlyArray<DatasetRecord>) =>
-        Effect.map(usernames(items), (known): ExportPage => ({ records: items, usernames: known }))
+        Effect.flatMap(finalAnswersOf(items), (finals) =>
+          Effect.map(usernames(items, finals), (known): ExportPage => ({ records: items, usernames: known, finalAnswers: finals })))
       const readFailed = (error: { readonly detail: string }) => unrecoverable(`reading its records failed: ${error.detail}`)
       // Every record by keyset, or the matching ids a page at a time, in the order the search gave them.
       const allPages = Stream.paginateChunkEffect(undefined as number | undefined, (after) =>
@@ -173,8 +216,16 @@ export class Exports extends Effect.Service<Exports>()("Gloss/Exports", {
           dir,
           pages,
           modified: at,
-          onPage: (done) => {
-            progress = { ...progress, done, total: Math.max(total, done) }
+          plan,
+          // A training format counts the records it left out as failed, and says why once.
+          onPage: (done, skipped) => {
+            progress = {
+              ...progress,
+              done,
+              total: Math.max(total, done),
+              failed: skipped,
+              errors: plan === undefined || skipped === 0 ? [] : [{ id: plan.question?.name ?? "final answers", detail: skippedReason(plan, skipped) }]
+            }
             return job.report(progress)
           }
         })
@@ -248,6 +299,7 @@ export class Exports extends Effect.Service<Exports>()("Gloss/Exports", {
     Viewers.Default,
     Search.Default,
     ExportFilesRepo.Default,
+    FinalAnswersRepo.Default,
     JobQueue.Default
   ]
 }) {}

@@ -2,8 +2,8 @@
  * `POST /datasets/{id}/export`, a job as in Argilla: the dataset pushed to a Hub dataset repo by a job, in the layout
  * of the SDK's `Dataset.to_hub` (`src/transfer/hubPush.ts`, the same push as the client's `datasets.toHub`). The
  * request checks what it can (404, 403, 422 for a dataset without records) and enqueues with the token sealed; the
- * job pages the records (responses, suggestions, vectors) into Parquet, reporting its progress after each page, and
- * commits. Running it again (a retry) pushes the same files again.
+ * job pages the records (responses, suggestions, vectors, and each question's final answer as `<question>.final`) into
+ * Parquet, reporting its progress after each page, and commits. Running it again (a retry) pushes the same files again.
  */
 import { Chunk, Effect, Option, Schema, Stream } from "effect"
 import { GlossConfig } from "../../Config.js"
@@ -12,6 +12,7 @@ import { DatasetHubExport } from "../../domain/HubTransfer.js"
 import { DatasetId, UserId } from "../../domain/Ids.js"
 import type { Job, JobProgress } from "../../domain/Job.js"
 import type { User } from "../../domain/User.js"
+import { groupByRecord } from "../../transfer/finalAnswers.js"
 import { makeHubApi } from "../../transfer/hubApi.js"
 import { DEFAULT_SUBSET, pushDataset } from "../../transfer/hubPush.js"
 import { Datasets } from "../datasets/Datasets.js"
@@ -20,6 +21,7 @@ import { JobQueue } from "../jobs/JobQueue.js"
 import { JobSecrets } from "../jobs/JobSecrets.js"
 import { yieldToEventLoop } from "../eventLoop.js"
 import { Records } from "../records/Records.js"
+import { FinalAnswersRepo } from "../review/FinalAnswersRepo.js"
 import { failTransfer, jobSupportDependencies, makeJobSupport } from "./jobSupport.js"
 
 export const HubExportJob = "datasets.export_to_hub"
@@ -43,6 +45,7 @@ export class HubExport extends Effect.Service<HubExport>()("Gloss/HubExport", {
   effect: Effect.gen(function*() {
     const datasets = yield* Datasets
     const records = yield* Records
+    const finalAnswers = yield* FinalAnswersRepo
     const queue = yield* JobQueue
     const { datasetWithSettings, jobActor } = yield* makeJobSupport
     const secrets = yield* JobSecrets
@@ -100,6 +103,7 @@ export class HubExport extends Effect.Service<HubExport>()("Gloss/HubExport", {
         repoId: payload.name,
         dataset,
         records: { total, stream },
+        finalAnswers: (page) => Effect.map(finalAnswers.ofRecords(page.map((record) => record.id)), groupByRecord),
         private: payload.private,
         split: payload.split,
         subset: payload.subset,
@@ -123,7 +127,7 @@ export class HubExport extends Effect.Service<HubExport>()("Gloss/HubExport", {
 
     return { start, run } as const
   }),
-  dependencies: [...jobSupportDependencies, Records.Default, JobQueue.Default, JobSecrets.Default]
+  dependencies: [...jobSupportDependencies, Records.Default, FinalAnswersRepo.Default, JobQueue.Default, JobSecrets.Default]
 }) {}
 
 export const exportToHub = jobHandler(
