@@ -25,7 +25,7 @@ import { Cluster } from "ioredis"
 import { Effect, Exit, Scope } from "effect"
 import Sqlite from "better-sqlite3"
 import pg from "pg"
-import { describe, expect, it } from "vitest"
+import { describe, it } from "vitest"
 import { QUEUE_NAME } from "../../src/services/jobs/RedisQueue.js"
 import { messageIdFor } from "../../src/services/webhooks/signing.js"
 import { dialects, freshDatabase } from "../support/databases.js"
@@ -74,9 +74,11 @@ interface Proc {
 
 // How long a process may take to say it is ready: not a speed check. On a loaded machine a first start on a fresh
 // PostgreSQL database waited over a minute behind checkpoints forced by other test files' CREATE DATABASE.
-const waitFor = async (read: () => string, pattern: RegExp, ms = 180_000) => {
+// A process that has ended will not say it any more: that fails at once, with what it said.
+const waitFor = async (read: () => string, pattern: RegExp, ended: () => boolean, ms = 180_000) => {
   const until = Date.now() + ms
   while (!pattern.test(read())) {
+    if (ended() && !pattern.test(read())) throw new Error(`exited before ${pattern}; its output:\n${read().slice(-3000)}`)
     if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}; output so far:\n${read().slice(-3000)}`)
     await new Promise((r) => setTimeout(r, 50))
   }
@@ -102,7 +104,10 @@ const start = async (args: ReadonlyArray<string>, env: Record<string, string>, r
   let out = ""
   child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()))
   child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()))
-  await waitFor(() => out, readyLine)
+  // "close", not "exit": by then its output has all been read.
+  let closed = false
+  child.once("close", () => (closed = true))
+  await waitFor(() => out, readyLine, () => closed)
   const port = /Listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1]
   return { child, output: () => out, url: port === undefined ? "" : `http://127.0.0.1:${port}` }
 }
@@ -118,19 +123,22 @@ const killed = (proc: Proc, signal: NodeJS.Signals) =>
     }
   })
 
-/** A JSON call; `undefined` when no answer came (connection refused or cut: the server died). */
-/** Waits (at most a minute) until one of `bases` answers its status endpoint. */
-const untilOneAnswers = async (bases: ReadonlyArray<string>) => {
+/**
+ * Waits (at most a minute) until one of the servers answers its status endpoint. Asked anew each time: a restarted
+ * server listens on a port of its own, so the addresses known when the wait began may all be dead.
+ */
+const untilOneAnswers = async (bases: () => ReadonlyArray<string>) => {
   const until = Date.now() + 60_000
   while (Date.now() < until) {
     await new Promise((r) => setTimeout(r, 250))
-    for (const base of bases) {
+    for (const base of bases()) {
       const answered = await fetch(`${base}/api/v1/status`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false)
       if (answered) return
     }
   }
 }
 
+/** A JSON call; `undefined` when no answer came (connection refused or cut: the server died). */
 const call = async (base: string, key: string, method: string, url: string, body?: unknown) => {
   try {
     const response = await fetch(`${base}/api/v1${url}`, {
@@ -186,8 +194,11 @@ const openDatabase = async (setup: Setup, env: Record<string, string>): Promise<
   }
 }
 
-describe.each(SETUPS)("scale-out with kill -9: $name", (setup) => {
-  it("loses and duplicates nothing that was answered; events, jobs, tokens and search all agree afterwards", async () => {
+// The setups share nothing (each has its own database, Redis Cluster, receiver, ports and processes), and most of
+// each one's time is waiting: on processes starting, on a killed worker's lease running out, on deliveries. So they
+// run at once, each checking with its own test's `expect`.
+describe.concurrent.each(SETUPS)("scale-out with kill -9: $name", (setup) => {
+  it("loses and duplicates nothing that was answered; events, jobs, tokens and search all agree afterwards", async ({ expect }) => {
     const scope = Effect.runSync(Scope.make())
     const procs: Array<Proc> = []
     const hook = await receiver()
@@ -211,11 +222,16 @@ describe.each(SETUPS)("scale-out with kill -9: $name", (setup) => {
       }
       const listening = /Listening on http:\/\/127\.0\.0\.1:\d+/
       const workerUp = /Job workers started: 2 on (Redis Cluster|the embedded queue)/
-      // The last server is the one killed: B of two, or the only one.
+      // The last server is the one killed: B of two, or the only one. The first one migrates the database; the
+      // others start together once it has.
       const running: Array<Proc> = [await start(["server"], env, listening)]
-      if (setup.servers === 2) running.push(await start(["server"], env, listening))
-      let w1 = await start(["worker", "--num-workers", "2"], env, workerUp)
-      const w2 = await start(["worker", "--num-workers", "2"], env, workerUp)
+      const [second, firstWorker, w2] = await Promise.all([
+        setup.servers === 2 ? start(["server"], env, listening) : undefined,
+        start(["worker", "--num-workers", "2"], env, workerUp),
+        start(["worker", "--num-workers", "2"], env, workerUp)
+      ])
+      if (second !== undefined) running.push(second)
+      let w1 = firstWorker
       procs.push(...running, w1, w2)
       const servers = () => [running[0]!.url, running.at(-1)!.url]
       const first = () => running[0]!.url
@@ -269,7 +285,7 @@ describe.each(SETUPS)("scale-out with kill -9: $name", (setup) => {
           // it once it is back. A restarted server refuses connections until it is ready, so a fixed pause would
           // let a slow restart (a loaded machine) swallow every remaining batch.
           if (answer?.status === 200) await new Promise((r) => setTimeout(r, 100))
-          else await untilOneAnswers(servers())
+          else await untilOneAnswers(servers)
         }
         ingesting = false
       }
@@ -303,9 +319,17 @@ describe.each(SETUPS)("scale-out with kill -9: $name", (setup) => {
         while (answeredBatches.length < 4) await new Promise((r) => setTimeout(r, 20))
         await Promise.all([killed(running.at(-1)!, "SIGKILL"), killed(w1, "SIGKILL")])
         await new Promise((r) => setTimeout(r, 500))
-        running[running.length - 1] = await start(["server"], env, listening)
-        w1 = await start(["worker", "--num-workers", "2"], env, workerUp)
-        procs.push(running.at(-1)!, w1)
+        // Both again at once; the server takes its place as soon as it listens, for the clients waiting on it.
+        await Promise.all([
+          start(["server"], env, listening).then((server) => {
+            running[running.length - 1] = server
+            procs.push(server)
+          }),
+          start(["worker", "--num-workers", "2"], env, workerUp).then((worker) => {
+            w1 = worker
+            procs.push(worker)
+          })
+        ])
       }
       await Promise.all([ingest(), ...annotators.map(annotate), faults()])
       console.log(
