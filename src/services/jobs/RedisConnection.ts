@@ -46,6 +46,9 @@ const make = (url: Redacted.Redacted<string>, cluster: boolean, purpose: Purpose
   return new Cluster([{ host: seed.hostname, port: Number(seed.port === "" ? 6379 : seed.port) }], {
     lazyConnect: true,
     enableOfflineQueue: options.enableOfflineQueue,
+    // ioredis gives the slot map (a connection of its own, then CLUSTER SLOTS) 1 s by default: a process busy
+    // starting on a loaded machine misses that, and then refuses a healthy cluster as unreachable.
+    slotsRefreshTimeout: options.connectTimeout,
     redisOptions: {
       connectTimeout: options.connectTimeout,
       maxRetriesPerRequest: options.maxRetriesPerRequest,
