@@ -9,7 +9,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import type { AgreementQuestion, QuestionAgreement } from "../../src/domain/Review.js"
 import { type AgreementUnit, questionAgreement, recordAgreement } from "../../src/services/review/agreement/index.js"
-import { jaccardDistance, masiDistance, rankDistance } from "../../src/services/review/agreement/distances.js"
+import { jaccardDistance, masiDistance, orderDistance, pairOrders, rankDistance } from "../../src/services/review/agreement/distances.js"
 import { krippendorffAlpha } from "../../src/services/review/agreement/krippendorff.js"
 import { cohenKappa } from "../../src/services/review/agreement/kappa.js"
 import type { Units } from "../../src/services/review/agreement/units.js"
@@ -187,6 +187,12 @@ describe("distances", () => {
     }))
   })
 
+  it("rank: the distance between pair orders is the rank distance", () => {
+    fc.assert(fc.property(ranks, ranks, (a, b) => {
+      expect(orderDistance(pairOrders(a), pairOrders(b))).toBeCloseTo(rankDistance(a, b), 15)
+    }))
+  })
+
   it("rank: (1 − τ) / 2 without ties, the pair count with them", () => {
     expect(rankDistance(Int32Array.of(0, 1, 2, 3), Int32Array.of(3, 2, 1, 0))).toBe(1)
     expect(rankDistance(Int32Array.of(0, 1, 2), Int32Array.of(1, 0, 2))).toBeCloseTo(1 / 3, 15)
@@ -233,6 +239,20 @@ describe("Krippendorff's α and Cohen's κ", () => {
         expect(built.value === null).toBe(general.value === null)
         if (built.value !== null) expect(built.value).toBeCloseTo(general.value ?? NaN, 9)
       }
+    }))
+  })
+
+  it("rank α summed over pairs of options equals the general form over pairs of rankings", () => {
+    const rankings = Array.from({ length: 6 }, (_, i) => Int32Array.from([i % 3, (i * 2) % 4, 1, (5 - i) % 3]))
+    const orders = rankings.map(pairOrders)
+    fc.assert(fc.property(unitsArb(6), (units) => {
+      const summed = krippendorffAlpha(units, 6, { kind: "orders", orders })
+      const general = krippendorffAlpha(units, 6, {
+        kind: "distance",
+        distance: (a, b) => rankDistance(rankings[a] ?? Int32Array.of(), rankings[b] ?? Int32Array.of())
+      })
+      expect(summed.value === null).toBe(general.value === null)
+      if (summed.value !== null) expect(summed.value).toBeCloseTo(general.value ?? NaN, 9)
     }))
   })
 

@@ -106,12 +106,16 @@ export const multiLabelCodec = (options: ReadonlyArray<string>): Codec<Int32Arra
     options,
     parse: (value) => {
       if (!isArray(value) || value.length === 0) return undefined
-      const indices: Array<number> = []
-      for (const label of value) {
+      const indices = new Int32Array(value.length)
+      for (let i = 0; i < value.length; i++) {
+        const label = value[i]
         if (typeof label !== "string") return undefined
-        indices.push(labels.of(label))
+        indices[i] = labels.of(label)
       }
-      const item = Int32Array.from(new Set(indices)).sort()
+      indices.sort()
+      let size = 0
+      for (let i = 0; i < indices.length; i++) if (i === 0 || indices[i] !== indices[i - 1]) indices[size++] = indices[i] ?? 0
+      const item = size === indices.length ? indices : indices.slice(0, size)
       return { key: item.join(","), item }
     }
   }
@@ -129,7 +133,7 @@ export const rankingCodec = (options: ReadonlyArray<string>): Codec<Ranks> => {
     options,
     parse: (value) => {
       if (!isArray(value) || value.length === 0) return undefined
-      const raw = new Float64Array(options.length).fill(Number.POSITIVE_INFINITY)
+      const raw: Array<number> = new Array<number>(options.length).fill(Number.POSITIVE_INFINITY)
       let ranked = 0
       for (const entry of value) {
         if (!isObject(entry) || typeof entry["value"] !== "string") return undefined
@@ -140,12 +144,25 @@ export const rankingCodec = (options: ReadonlyArray<string>): Codec<Ranks> => {
         ranked++
       }
       if (ranked === 0) return undefined
-      const distinct = [...new Set(raw)].sort((a, b) => a - b)
-      const dense = new Map(distinct.map((rank, index) => [rank, index]))
-      const item = Int32Array.from(raw, (rank) => dense.get(rank) ?? 0)
+      // The distinct ranks in order; each option's dense rank is the index of its rank among them.
+      const levels = raw.slice().sort((a, b) => a - b).filter((rank, i, sorted) => i === 0 || sorted[i - 1] !== rank)
+      const item = new Int32Array(options.length)
+      for (let i = 0; i < raw.length; i++) item[i] = levelOf(levels, raw[i] ?? 0)
       return { key: item.join(","), item }
     }
   }
+}
+
+/** The index of `rank` in the ascending `levels` (binary search). */
+const levelOf = (levels: ReadonlyArray<number>, rank: number): number => {
+  let low = 0
+  let high = levels.length - 1
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if ((levels[middle] ?? 0) < rank) low = middle + 1
+    else high = middle
+  }
+  return low
 }
 
 export const spanCodec = (options: ReadonlyArray<string>): Codec<ReadonlyArray<Span>> => {

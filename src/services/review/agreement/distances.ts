@@ -68,3 +68,27 @@ export const rankDistance = (a: Ranks, b: Ranks): number => {
   }
   return sum / (k * (k - 1))
 }
+
+/**
+ * A ranking as the order of each pair of options (i < j): −1, 0 (tied) or 1. The rank distance is then
+ * Σ |x − y| / (2 × pairs) between two such vectors, which lets α's expected disagreement be summed pair of options by
+ * pair of options instead of over every pair of distinct rankings (krippendorff.ts, metric `orders`).
+ */
+export const pairOrders = (ranks: Ranks): Int8Array => {
+  const k = ranks.length
+  const orders = new Int8Array((k * (k - 1)) / 2)
+  let at = 0
+  for (let i = 0; i < k; i++) {
+    const ri = ranks[i] ?? 0
+    for (let j = i + 1; j < k; j++) orders[at++] = Math.sign(ri - (ranks[j] ?? 0))
+  }
+  return orders
+}
+
+export const orderDistance = (a: Int8Array, b: Int8Array): number => {
+  const pairs = Math.min(a.length, b.length)
+  if (pairs === 0) return 0
+  let sum = 0
+  for (let p = 0; p < pairs; p++) sum += Math.abs((a[p] ?? 0) - (b[p] ?? 0))
+  return sum / (2 * pairs)
+}

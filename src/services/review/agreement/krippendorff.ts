@@ -11,6 +11,7 @@
  * order, so the distance follows the marginal ranks, not the numbers; any other distance over value ids as given.
  * α is undefined (null) without pairable values, or with a single value among them (De = 0).
  */
+import { orderDistance } from "./distances.js"
 import { defined, type Estimate, NO_COMPARED, ONE_VALUE, undefinedBecause } from "./figures.js"
 import { unitCount, type Units, valueCounts } from "./units.js"
 
@@ -19,6 +20,8 @@ export type Metric =
   | { readonly kind: "interval"; readonly numbers: ArrayLike<number> }
   | { readonly kind: "ordinal"; readonly numbers: ArrayLike<number> }
   | { readonly kind: "distance"; readonly distance: (a: number, b: number) => number }
+  /** Rankings as their pairs' orders (distances.ts `pairOrders`), compared by `orderDistance`. */
+  | { readonly kind: "orders"; readonly orders: ReadonlyArray<Int8Array> }
 
 /**
  * Above this many pairs of distinct values, De is estimated from SAMPLED_PAIRS random pairs of values rather than
@@ -45,6 +48,8 @@ export const krippendorffAlpha = (units: Units, distinct: number, metric: Metric
       return ordinal(units, counts, used, n, metric.numbers)
     case "distance":
       return general(units, counts, used, n, metric.distance)
+    case "orders":
+      return ordered(units, counts, used, n, metric.orders)
   }
 }
 
@@ -214,6 +219,56 @@ const general = (
       estimate.value,
       `expected disagreement estimated from ${SAMPLED_PAIRS} random pairs of answers (${d} distinct answers)`
     )
+}
+
+/**
+ * The rank distance is a sum over pairs of options of |x − y| with x, y in {−1, 0, 1}, so De is too: for each pair of
+ * options, Σ_{c,k} n_c n_k |x_c − x_k| = 2 (N₋ N₀ + N₀ N₊ + 2 N₋ N₊), where N₋, N₀, N₊ count the pairable values
+ * ordering that pair each way. Linear in the distinct rankings, however many there are.
+ */
+const ordered = (
+  units: Units,
+  counts: Float64Array,
+  used: ReadonlyArray<number>,
+  n: number,
+  orders: ReadonlyArray<Int8Array>
+): Estimate => {
+  const none = new Int8Array(0)
+  const { offsets, values } = units
+  let disagreement = 0
+  for (let u = 0; u < unitCount(units); u++) {
+    const from = offsets[u] ?? 0
+    const to = offsets[u + 1] ?? 0
+    let sum = 0
+    for (let i = from; i < to; i++) {
+      const a = orders[values[i] ?? 0] ?? none
+      for (let j = i + 1; j < to; j++) sum += orderDistance(a, orders[values[j] ?? 0] ?? none)
+    }
+    disagreement += (2 * sum) / (to - from - 1)
+  }
+  const pairs = (orders[used[0] ?? 0] ?? none).length
+  if (pairs === 0) return undefinedBecause(ONE_VALUE)
+  const below = new Float64Array(pairs)
+  const tied = new Float64Array(pairs)
+  const above = new Float64Array(pairs)
+  for (const id of used) {
+    const count = counts[id] ?? 0
+    const vector = orders[id] ?? none
+    for (let p = 0; p < pairs; p++) {
+      const x = vector[p] ?? 0
+      if (x < 0) below[p] = (below[p] ?? 0) + count
+      else if (x > 0) above[p] = (above[p] ?? 0) + count
+      else tied[p] = (tied[p] ?? 0) + count
+    }
+  }
+  let expected = 0
+  for (let p = 0; p < pairs; p++) {
+    const lo = below[p] ?? 0
+    const mid = tied[p] ?? 0
+    const hi = above[p] ?? 0
+    expected += 2 * (lo * mid + mid * hi + 2 * lo * hi)
+  }
+  return alphaOf(disagreement / n, expected / (2 * pairs) / (n * (n - 1)))
 }
 
 /** mulberry32: a small, fast generator with a fixed seed, so a sampled figure is reproducible. */

@@ -4,7 +4,7 @@
  */
 import type { Codec, Ranks } from "./answers.js"
 import type { Collected } from "./collect.js"
-import { rankDistance } from "./distances.js"
+import { pairOrders } from "./distances.js"
 import { defined, type Estimate, NO_COMPARED, undefinedBecause } from "./figures.js"
 import { krippendorffAlpha } from "./krippendorff.js"
 import { figure, type Measures } from "./measures.js"
@@ -14,10 +14,16 @@ type Rankings = Collected<Ranks>
 
 const EMPTY = new Int32Array(0)
 
-const rank = (data: Rankings) => ({
-  kind: "distance" as const,
-  distance: (a: number, b: number) => rankDistance(data.items[a] ?? EMPTY, data.items[b] ?? EMPTY)
-})
+/** The rank metric over the rankings' pair orders, built once per collection of answers. */
+const orderCache = new WeakMap<ReadonlyArray<Ranks>, ReadonlyArray<Int8Array>>()
+const rank = (data: Rankings) => {
+  let orders = orderCache.get(data.items)
+  if (orders === undefined || orders.length !== data.items.length) {
+    orders = data.items.map(pairOrders)
+    orderCache.set(data.items, orders)
+  }
+  return { kind: "orders" as const, orders }
+}
 
 export const rankingMeasures = (codec: Codec<Ranks>): Measures<Ranks> => ({
   codec,
