@@ -11,6 +11,7 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { agreementSuite } from "./suites/agreement.js"
 import { applySuite } from "./suites/apply.js"
 import { exportSuite } from "./suites/export.js"
 import { ingestSuite } from "./suites/ingest.js"
@@ -34,7 +35,8 @@ const suites: Record<string, (options: SuiteOptions) => Promise<unknown>> = {
   scale: scaleSuite,
   quantisation: quantisationSuite,
   export: exportSuite,
-  migrate: migrateSuite
+  migrate: migrateSuite,
+  agreement: agreementSuite
 }
 
 const selected: Array<string> = []
