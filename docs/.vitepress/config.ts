@@ -49,6 +49,7 @@ export default defineConfig({
         items: [
           { text: "Architecture", link: "/explanation/architecture" },
           { text: "Search at scale", link: "/explanation/search-at-scale" },
+          { text: "Agreement between annotators", link: "/explanation/agreement" },
           { text: "Security", link: "/explanation/security" }
         ]
       },
