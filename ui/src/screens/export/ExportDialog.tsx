@@ -1,16 +1,20 @@
 /**
- * "Export" on a dataset: a dialog to download the records as a file (the four formats of `POST /api/gloss/…/exports`;
- * all records, or those of the current search, filters and queue), or to push the dataset to the Hugging Face Hub
+ * "Export" on a dataset: a dialog to download the records as a file (the formats of `POST /api/gloss/…/exports`: four
+ * with every record, and the training formats made of final answers, each from a question of the type it needs; all
+ * records, or those of the current search, filters and queue), or to push the dataset to the Hugging Face Hub
  * (`POST /datasets/{id}/export`). Either starts a job whose progress shows as a bar; a finished file export
  * downloads at once (and can be downloaded again from the dialog).
  */
+import { useQuery } from "@tanstack/react-query"
 import { type FormEvent, useEffect, useId, useRef, useState } from "react"
 import type { ExportFormat } from "../../../../src/domain/Export.js"
 import type { DatasetId } from "../../../../src/domain/Ids.js"
 import type { Job } from "../../../../src/domain/Job.js"
 import type { SearchRecordsQuery } from "../../../../src/domain/Search.js"
 import { errorMessage } from "../../data/client.js"
-import { downloadExport, follow, FORMATS, startFileExport, startHubPush } from "./exportJobs.js"
+import { fields as fieldsQuery, questions as questionsQuery } from "../../data/queries.js"
+import { downloadExport, follow, FORMATS, startFileExport, startHubPush, TRAINING_FORMATS } from "./exportJobs.js"
+import { questionsFor, unavailableReason } from "./trainingQuestions.js"
 import "./export.css"
 
 interface Props {
@@ -41,12 +45,28 @@ const JobProgress = (props: { readonly job: Job | undefined; readonly label: str
   )
 }
 
+/** Why a training export left records out (those without the final answer it is made of), in the job's words. */
+const leftOut = (job: Job) => {
+  const failed = job.progress?.failed ?? 0
+  const detail = job.progress?.errors[0]?.detail
+  return detail === undefined ? `${failed} left out.` : `${detail.replace(/\.$/, "")}.`
+}
+
 export const ExportButton = (props: Props) => {
   const { datasetId, query } = props
   const id = useId()
   const dialog = useRef<HTMLDialogElement>(null)
   const [format, setFormat] = useState<ExportFormat>("jsonl")
   const [scope, setScope] = useState<"all" | "view">("all")
+  const [question, setQuestion] = useState("")
+  const questions = useQuery(questionsQuery(datasetId)).data ?? []
+  const fields = useQuery(fieldsQuery(datasetId)).data ?? []
+  const choices = questionsFor(format, questions, fields)
+  // The chosen question while it fits the format; else the first that does (final answers may take none).
+  const chosenQuestion = choices === undefined ? null
+    : choices.some((c) => c.name === question) ? question
+    : format === "training-jsonl" ? null
+    : choices[0]?.name ?? null
   const [repo, setRepo] = useState("")
   const [isPrivate, setPrivate] = useState(true)
   const [token, setToken] = useState("")
@@ -76,7 +96,7 @@ export const ExportButton = (props: Props) => {
   }
   const exportFile = (event: FormEvent) => {
     event.preventDefault()
-    void start("file", () => startFileExport(datasetId, format, scope === "view" ? query : null))
+    void start("file", () => startFileExport(datasetId, format, scope === "view" ? query : null, chosenQuestion))
   }
   const pushToHub = (event: FormEvent) => {
     event.preventDefault()
@@ -117,6 +137,47 @@ export const ExportButton = (props: Props) => {
               </label>
             ))}
           </fieldset>
+          <fieldset>
+            <legend>For training: final answers only</legend>
+            {TRAINING_FORMATS.map((option) => {
+              const reason = unavailableReason(option.format, questions, fields)
+              return (
+                <label key={option.format} className="export-choice">
+                  <input
+                    type="radio"
+                    name={`${id}-format`}
+                    value={option.format}
+                    checked={format === option.format}
+                    disabled={reason !== undefined}
+                    aria-describedby={reason === undefined ? undefined : `${id}-${option.format}-reason`}
+                    onChange={() => setFormat(option.format)}
+                  />
+                  <span>
+                    {option.label} <span className="muted">— {option.hint}</span>
+                    {reason === undefined ? null : (
+                      <span id={`${id}-${option.format}-reason`} className="export-reason">Not available: {reason}.</span>
+                    )}
+                  </span>
+                </label>
+              )
+            })}
+          </fieldset>
+          {choices === undefined ? null : (
+            <div className="export-question">
+              <label htmlFor={`${id}-question`}>Question</label>
+              <select
+                id={`${id}-question`}
+                value={chosenQuestion ?? ""}
+                onChange={(e) => setQuestion(e.target.value)}
+              >
+                {format === "training-jsonl" ? <option value="">Every settled record</option> : null}
+                {choices.map((c) => <option key={c.name} value={c.name}>{c.title}</option>)}
+              </select>
+              {format === "training-jsonl"
+                ? <span className="muted">With a question, the records whose question is settled.</span>
+                : null}
+            </div>
+          )}
           <fieldset>
             <legend>Records</legend>
             <label className="export-choice">
@@ -163,7 +224,8 @@ export const ExportButton = (props: Props) => {
             : run.kind === "done" && run.what === "file"
             ? (
               <p role="status">
-                Exported {run.job.progress?.done ?? 0} records.{" "}
+                Exported {(run.job.progress?.done ?? 0) - (run.job.progress?.failed ?? 0)} records.{" "}
+                {(run.job.progress?.failed ?? 0) === 0 ? null : <>{leftOut(run.job)}{" "}</>}
                 <button type="button" className="link-button" onClick={() => void downloadExport(run.job.id).catch((error: unknown) =>
                   setRun({ kind: "failed", message: error instanceof Error ? error.message : errorMessage(error) }))}>
                   Download again

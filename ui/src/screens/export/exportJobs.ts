@@ -10,11 +10,22 @@ import type { SearchRecordsQuery } from "../../../../src/domain/Search.js"
 import { appBase, call } from "../../data/client.js"
 import { session } from "../../data/session.js"
 
-export const FORMATS: ReadonlyArray<{ readonly format: ExportFormat; readonly label: string; readonly hint: string }> = [
+type FormatOption = { readonly format: ExportFormat; readonly label: string; readonly hint: string }
+
+/** Every record, with its responses and final answers. */
+export const FORMATS: ReadonlyArray<FormatOption> = [
   { format: "argilla-disk", label: "Argilla dataset (zip)", hint: "Argilla's Dataset.from_disk reads it, after unzipping" },
   { format: "jsonl", label: "JSON Lines", hint: "one record per line, as the API returns it" },
   { format: "csv", label: "CSV", hint: "one row per record, for spreadsheets" },
   { format: "parquet", label: "Parquet", hint: "the columns of Argilla's Hub export" }
+]
+
+/** The settled data only: records with final answers (docs/how-to/export-for-training.md). */
+export const TRAINING_FORMATS: ReadonlyArray<FormatOption> = [
+  { format: "training-jsonl", label: "Final answers (JSON Lines)", hint: "one line per settled record: fields, metadata and final answers" },
+  { format: "conll", label: "CoNLL", hint: "a span question's final spans as IOB tags, one token per line" },
+  { format: "spacy", label: "spaCy spans", hint: "a span question's final spans with character offsets, one record per line" },
+  { format: "dpo", label: "DPO pairs", hint: "prompt, chosen and rejected, from a ranking's final order" }
 ]
 
 const POLL_MS = 500
@@ -34,8 +45,19 @@ export const follow = async (first: Job, onJob: (job: Job) => void, signal: Abor
   return job
 }
 
-export const startFileExport = (datasetId: DatasetId, format: ExportFormat, query: SearchRecordsQuery | null) =>
-  call((c) => c.exports.start({ path: { id: datasetId }, payload: query === null ? { format } : { format, query } }))
+/** `question`: the one a training format is made from (null: none, or every settled question for final answers). */
+export const startFileExport = (
+  datasetId: DatasetId,
+  format: ExportFormat,
+  query: SearchRecordsQuery | null,
+  question: string | null = null
+) =>
+  call((c) =>
+    c.exports.start({
+      path: { id: datasetId },
+      payload: { format, ...(query === null ? {} : { query }), ...(question === null ? {} : { question }) }
+    })
+  )
 
 export const startHubPush = (datasetId: DatasetId, push: { readonly name: string; readonly private: boolean; readonly token: string }) =>
   call((c) => c.datasets.exportToHub({ path: { id: datasetId }, payload: push }))
