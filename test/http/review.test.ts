@@ -11,6 +11,7 @@ import { datasetPath, draftDataset, send } from "../support/datasets.js"
 import { expectFailure } from "../support/expect.js"
 import { userWith, workspace } from "../support/fixtures.js"
 import { ownerClient, TestServerLive } from "../support/server.js"
+import { inSample } from "../../src/services/review/sample.js"
 
 type Json = Record<string, any>
 
@@ -209,6 +210,182 @@ for (const dialect of dialects) {
           expect(deleted.status).toBe(200)
           yield* expectFailure(admin.client.review.finalAnswers({ path: { id: first! } }), "NotFound")
           expect((yield* admin.client.review.finalAnswers({ path: { id: second! } })).items).toHaveLength(1)
+        }))
+
+      it.effect("agreement: a hand-made label question's figures, records compared, single and unanswered", () =>
+        Effect.gen(function*() {
+          // alice and bob agree on three of four records; one record has one answer, one none.
+          const { admin, alice, bob, datasetId } = yield* seeded([["a", "a"], ["a", "b"], ["b", "b"], ["b", "b"], ["a", null], [null, null]])
+          const report = yield* admin.client.review.agreement({ path: { id: datasetId }, payload: { questions: ["label"] } })
+          expect(report.records).toBe(6)
+          expect(report.questions.map((q) => q.question)).toEqual(["label"])
+          const label = report.questions[0]!
+          expect([label.records_compared, label.records_single, label.records_unanswered, label.records_disagreeing]).toEqual([4, 1, 1, 1])
+          const figure = (measure: string) => label.figures.find((f) => f.measure === measure)?.value
+          // Krippendorff's α, nominal: 1 − (n − 1)·(o_ab + o_ba) / (2·n_a·n_b) = 1 − 7·2 / (2·3·5) = 8/15.
+          expect(figure("krippendorff_alpha")).toBeCloseTo(8 / 15, 10)
+          // Cohen's κ: p_o = 3/4, p_e = ½·¼ + ½·¾ = ½, κ = ½.
+          expect(figure("cohen_kappa")).toBeCloseTo(0.5, 10)
+          expect(label.pairs).toEqual([expect.objectContaining({ records: 4, measure: "cohen_kappa" })])
+          expect(new Set([label.pairs[0]!.a, label.pairs[0]!.b])).toEqual(new Set([alice.user.id, bob.user.id]))
+          expect(label.annotators.map((a) => [a.username, a.answers]).sort()).toEqual(
+            [[alice.user.username, 5], [bob.user.username, 4]].sort()
+          )
+          // Every question without `questions`; the others have no answers here.
+          const all = yield* admin.client.review.agreement({ path: { id: datasetId }, payload: {} })
+          expect(all.questions.map((q) => q.question)).toEqual(["label", "rating", "topics", "note"])
+          expect(all.questions[1]).toMatchObject({ records_compared: 0, records_unanswered: 6 })
+        }))
+
+      it.effect("agreement: perfect agreement is α = 1; a search narrows the records; errors", () =>
+        Effect.gen(function*() {
+          const { admin, alice, datasetId, rita, w } = yield* seeded([["a", "a", "a"], ["b", "b", "b"], ["c", "c", "c"], ["a", "b", "c"]])
+          const narrowed = yield* admin.client.review.agreement({
+            path: { id: datasetId },
+            payload: {
+              questions: ["label"],
+              query: { filters: { and: [{ type: "terms", scope: { entity: "record", property: "external_id" }, values: ["r0", "r1", "r2"] }] } }
+            }
+          })
+          expect(narrowed.records).toBe(3)
+          const alpha = narrowed.questions[0]!.figures.find((f) => f.measure === "krippendorff_alpha")
+          expect(alpha?.value).toBe(1)
+          const whole = yield* admin.client.review.agreement({ path: { id: datasetId }, payload: { questions: ["label"] } })
+          expect(whole.records).toBe(4)
+          expect(whole.questions[0]!.figures.find((f) => f.measure === "krippendorff_alpha")?.value).toBeLessThan(1)
+          yield* expectFailure(
+            admin.client.review.agreement({ path: { id: datasetId }, payload: { questions: ["nope"] } }),
+            "Unprocessable",
+            /`nope` is not a question/
+          )
+          yield* expectFailure(
+            admin.client.review.agreement({
+              path: { id: datasetId },
+              payload: { query: { filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "nope" }, values: ["x"] }] } } }
+            }),
+            "Unprocessable"
+          )
+          yield* expectFailure(
+            admin.client.review.agreement({ path: { id: DatasetId.make("00000000-0000-4000-8000-000000000000") }, payload: {} }),
+            "NotFound"
+          )
+          yield* expectFailure(alice.client.review.agreement({ path: { id: datasetId }, payload: {} }), "Forbidden")
+          // A named reviewer reads it.
+          yield* (yield* ownerClient).review.addReviewer({ path: { id: w.id }, payload: { user_id: rita.user.id } })
+          expect((yield* rita.client.review.agreement({ path: { id: datasetId }, payload: {} })).records).toBe(4)
+        }))
+
+      it.effect("queue: counts, least agreement first, disagreements, settled and unsettled, annotator and question", () =>
+        Effect.gen(function*() {
+          const { admin, carol, datasetId, recordIds, rita, w } = yield* seeded([
+            ["a", "a", "a"],
+            ["a", "b", "a"],
+            ["a", "b", "c"],
+            ["b", null, null],
+            ["c", "c", null],
+            [null, null, null]
+          ])
+          const [r0, r1, r2, r3, r4] = recordIds
+          const queue = (payload: Json, urlParams = { offset: 0, limit: 50 }) =>
+            admin.client.review.queue({ path: { id: datasetId }, urlParams, payload: { order: "least_agreement", queue: "all", ...payload } })
+          const all = yield* queue({})
+          expect(all.counts).toEqual({ all: 5, disagreement: 2, unsettled: 5, settled: 0 })
+          expect(all.total).toBe(5)
+          expect(all.items.map((i) => i.record.id)).toEqual([r2, r1, r0, r4, r3])
+          expect(all.items.map((i) => i.agreement)).toEqual([0, expect.closeTo(1 / 3, 10), 1, 1, null])
+          expect(all.items.map((i) => i.disagreements)).toEqual([["label"], ["label"], [], [], []])
+          // Everyone's responses and the record's fields.
+          expect(all.items[0]!.record.responses).toHaveLength(3)
+          expect(all.items[0]!.record.fields).toEqual({ text: "record 2" })
+          const byTime = yield* queue({ order: "inserted_at" })
+          expect(byTime.items.map((i) => i.record.id)).toEqual([r0, r1, r2, r3, r4])
+          const paged = yield* queue({ order: "inserted_at" }, { offset: 1, limit: 2 })
+          expect([paged.total, ...paged.items.map((i) => i.record.id)]).toEqual([5, r1, r2])
+          const disagreeing = yield* queue({ queue: "disagreement" })
+          expect(disagreeing.items.map((i) => i.record.id)).toEqual([r2, r1])
+          yield* admin.client.review.settle({
+            path: { id: RecordId.make(r0!) },
+            payload: { items: [{ question: "label", value: "a", source: "reviewer" }] }
+          })
+          const settled = yield* queue({ queue: "settled" })
+          expect(settled.counts).toEqual({ all: 5, disagreement: 2, unsettled: 4, settled: 1 })
+          expect(settled.items.map((i) => [i.record.id, i.final_answers.map((f) => f.value)])).toEqual([[r0, ["a"]]])
+          const unsettled = yield* queue({ queue: "unsettled", order: "inserted_at" })
+          expect(unsettled.items.map((i) => i.record.id)).toEqual([r1, r2, r3, r4])
+          const carols = yield* queue({ annotator: carol.user.id, order: "inserted_at" })
+          expect(carols.items.map((i) => i.record.id)).toEqual([r0, r1, r2])
+          expect((yield* queue({ question: "rating" })).total).toBe(0)
+          yield* expectFailure(queue({ question: "nope" }), "Unprocessable", /`nope` is not a question/)
+          const narrowed = yield* queue({
+            order: "inserted_at",
+            query: { filters: { and: [{ type: "terms", scope: { entity: "record", property: "external_id" }, values: ["r1", "r4", "r5"] }] } }
+          })
+          expect(narrowed.items.map((i) => i.record.id)).toEqual([r1, r4])
+          // A named reviewer sees everyone's answers here, an annotator nothing.
+          yield* expectFailure(
+            rita.client.review.queue({ path: { id: datasetId }, urlParams: { offset: 0, limit: 50 }, payload: { queue: "all", order: "inserted_at" } }),
+            "Forbidden"
+          )
+          yield* (yield* ownerClient).review.addReviewer({ path: { id: w.id }, payload: { user_id: rita.user.id } })
+          const asReviewer = yield* rita.client.review.queue({
+            path: { id: datasetId },
+            urlParams: { offset: 0, limit: 50 },
+            payload: { queue: "all", order: "inserted_at" }
+          })
+          expect(asReviewer.items.map((i) => i.record.responses?.length)).toEqual([3, 3, 3, 1, 2])
+        }))
+
+      it.effect("queue: a stable sample, the same for the same seed", () =>
+        Effect.gen(function*() {
+          const labels = Array.from({ length: 40 }, (_, i) => [LABELS[i % 3]!, LABELS[(i + 1) % 3]!])
+          const { admin, datasetId, recordIds } = yield* seeded(labels)
+          const sample = (seed: string, percent: number) =>
+            Effect.map(
+              admin.client.review.queue({
+                path: { id: datasetId },
+                urlParams: { offset: 0, limit: 100 },
+                payload: { queue: "sample", order: "inserted_at", seed, sample_percent: percent }
+              }),
+              (page) => page.items.map((i) => i.record.id)
+            )
+          const first = yield* sample("s1", 30)
+          expect(yield* sample("s1", 30)).toEqual(first)
+          // The documented hash: FNV-1a of "seed:id" below the percentage.
+          expect(first).toEqual(recordIds.filter((id) => inSample("s1", id, 30)))
+          expect(first.length).toBeGreaterThan(0)
+          expect(first.length).toBeLessThan(40)
+          expect(yield* sample("s2", 30)).not.toEqual(first)
+          expect(yield* sample("s1", 100)).toEqual(recordIds)
+        }))
+
+      it.effect("accept agreed: unanimous answers become final answers, once; settled questions are left alone", () =>
+        Effect.gen(function*() {
+          const { admin, alice, datasetId, recordIds } = yield* seeded(
+            [["a", "a", "a"], ["a", "b", "a"], ["b", null, null], ["c", "c", null]],
+            // Label sets in another order are the same answer.
+            (i) => i === 0 ? [{ topics: { value: ["a", "b"] } }, { topics: { value: ["b", "a"] } }, { topics: { value: ["a", "b"] } }] : {}
+          )
+          const [r0, r1, r2, r3] = recordIds.map((id) => RecordId.make(id))
+          // r3's label is settled by hand first: kept.
+          yield* admin.client.review.settle({ path: { id: r3! }, payload: { items: [{ question: "label", value: "a", source: "reviewer" }] } })
+          const accept = (payload: Json) =>
+            admin.client.review.acceptAgreed({ path: { id: datasetId }, payload: { min_answers: 2, ...payload } })
+          expect(yield* accept({})).toEqual({ settled: 2, records: 1 })
+          const finals = yield* admin.client.review.finalAnswers({ path: { id: r0! } })
+          expect(finals.items.map((f) => [f.question, f.value, f.source, f.settled_by, f.source_user_id])).toEqual([
+            ["label", "a", "agreement", admin.user.id, null],
+            ["topics", ["a", "b"], "agreement", admin.user.id, null]
+          ])
+          expect((yield* admin.client.review.finalAnswers({ path: { id: r1! } })).items).toEqual([])
+          expect((yield* admin.client.review.finalAnswers({ path: { id: r3! } })).items.map((f) => [f.value, f.source])).toEqual([
+            ["a", "reviewer"]
+          ])
+          // Again: nothing left to accept; with one answer enough, the single answer of r2.
+          expect(yield* accept({})).toEqual({ settled: 0, records: 0 })
+          expect(yield* accept({ min_answers: 1, questions: ["label"] })).toEqual({ settled: 1, records: 1 })
+          expect((yield* admin.client.review.finalAnswers({ path: { id: r2! } })).items.map((f) => f.value)).toEqual(["b"])
+          yield* expectFailure(accept({ questions: ["nope"] }), "Unprocessable")
+          yield* expectFailure(alice.client.review.acceptAgreed({ path: { id: datasetId }, payload: { min_answers: 2 } }), "Forbidden")
         }))
     })
   })
