@@ -164,6 +164,25 @@ describe("agreement properties", () => {
   })
 })
 
+describe("labels", () => {
+  it("per label: the options, and labels answers still hold that are no longer options, not those only suggested", () => {
+    const units: Array<AgreementUnit> = [
+      { recordId: "1", answers: [{ userId: uid(0), value: ["a", "old"] }, { userId: uid(1), value: ["old"] }], suggestion: ["gone"] },
+      { recordId: "2", answers: [{ userId: uid(0), value: ["b"] }, { userId: uid(1), value: ["a"] }], suggestion: ["a", "gone"] }
+    ]
+    const report = questionAgreement(QUESTIONS["multi_label_selection"]!, units, names(2))
+    expect(report.labels.map((label) => label.label)).toEqual([...OPTIONS, "old"])
+    const spans: Array<AgreementUnit> = [{
+      recordId: "1",
+      answers: [{ userId: uid(0), value: [{ label: "X", start: 0, end: 2 }] }, { userId: uid(1), value: [{ label: "X", start: 0, end: 2 }] }],
+      suggestion: [{ label: "Y", start: 0, end: 1 }]
+    }]
+    const spanReport = questionAgreement(QUESTIONS["span"]!, spans, names(2))
+    expect(spanReport.labels.map((label) => label.label)).toEqual(["P", "O", "X"])
+    expect(spanReport.labels.at(-1)?.figures.map((f) => f.value)).toEqual([1, 1])
+  })
+})
+
 const labelSet = fc.uniqueArray(fc.integer({ min: 0, max: 9 }), { maxLength: 6 }).map((xs) => Int32Array.from(xs).sort())
 const ranks = fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 5, maxLength: 5 }).map((xs) => Int32Array.from(xs))
 const denseKey = (r: Int32Array) => {

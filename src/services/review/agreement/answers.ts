@@ -181,11 +181,15 @@ export const spanCodec = (options: ReadonlyArray<string>): Codec<ReadonlyArray<S
         spans.push({ label: labels.of(label), start, end })
       }
       spans.sort((a, b) => a.start - b.start || a.end - b.end || a.label - b.label)
-      const unique = spans.filter((span, index) => {
-        const before = spans[index - 1]
-        return before === undefined || before.start !== span.start || before.end !== span.end || before.label !== span.label
-      })
-      return { key: unique.map((span) => `${span.start}:${span.end}:${span.label}`).join(","), item: unique }
+      const unique: Array<Span> = []
+      let key = ""
+      for (const span of spans) {
+        const before = unique[unique.length - 1]
+        if (before !== undefined && before.start === span.start && before.end === span.end && before.label === span.label) continue
+        unique.push(span)
+        key += `${span.start}:${span.end}:${span.label},`
+      }
+      return { key, item: unique }
     }
   }
 }

@@ -56,8 +56,8 @@ export const collect = <T>(
   let unanswered = 0
   let disagreeing = 0
   // Reused per record: the coders and value ids of its answers.
-  let coders: Array<number> = []
-  let ids: Array<number> = []
+  const coders: Array<number> = []
+  const ids: Array<number> = []
   offsets.push(0)
   const STRIDE = 1 << 20
   const listOf = (lists: Map<number, IntList>, key: number): IntList => {
@@ -69,8 +69,8 @@ export const collect = <T>(
     return list
   }
   for (const unit of units) {
-    coders = []
-    ids = []
+    coders.length = 0
+    ids.length = 0
     for (const answer of unit.answers) {
       const id = interner.intern(answer.value)
       if (id < 0) continue

@@ -35,28 +35,35 @@ export const multiLabelMeasures = (codec: Codec<Int32Array>): Measures<Int32Arra
         figure("krippendorff_alpha", "masi", krippendorffAlpha(data.units, data.distinct, masi(data)), records),
         figure("krippendorff_alpha", "jaccard", krippendorffAlpha(data.units, data.distinct, jaccard), records)
       ],
-      labels: perLabel(codec.labels.names, data, pairs)
+      labels: perLabel(codec.labels.names, codec.options.length, data, pairs)
     }
   }
 })
 
-const perLabel = (names: ReadonlyArray<string>, data: Sets, pairs: ReadonlyArray<PairResult>): Array<LabelAgreement> => {
+/** Per label: the question's options, and labels no longer options that compared answers still hold. */
+const perLabel = (
+  names: ReadonlyArray<string>,
+  options: number,
+  data: Sets,
+  pairs: ReadonlyArray<PairResult>
+): Array<LabelAgreement> => {
   const records = unitCount(data.units)
-  const alphas = labelAlphas(names.length, data)
+  const { alphas, chosen } = labelAlphas(names.length, data)
   const kappas = pairs.map((pair) => labelKappas(names.length, pair.values, data.items))
-  return names.map((label, at) => {
+  return names.flatMap((label, at): Array<LabelAgreement> => {
+    if (at >= options && (chosen[at] ?? 0) === 0) return []
     const perPair = kappas.map((byLabel) => byLabel[at] ?? null)
     const mean = meanOf(perPair)
     const kappa: Estimate = mean !== null
       ? defined(mean)
       : undefinedBecause(pairs.length === 0 ? NO_COMPARED : ONE_CATEGORY)
-    return {
+    return [{
       label,
       figures: [
         figure("krippendorff_alpha", "nominal", alphas[at] ?? undefinedBecause(NO_COMPARED), records),
         figure("cohen_kappa", null, kappa, records)
       ]
-    }
+    }]
   })
 }
 
@@ -64,7 +71,7 @@ const perLabel = (names: ReadonlyArray<string>, data: Sets, pairs: ReadonlyArray
  * α per label over "chosen or not": a unit of m answers of which c chose the label adds 2 c (m − c) / (m − 1) to
  * the observed disagreement, so one pass over the chosen labels serves every label at once.
  */
-const labelAlphas = (labels: number, data: Sets): Array<Estimate> => {
+const labelAlphas = (labels: number, data: Sets): { readonly alphas: Array<Estimate>; readonly chosen: Float64Array } => {
   const { offsets, values } = data.units
   const n = values.length
   const chosen = new Float64Array(labels)
@@ -89,12 +96,13 @@ const labelAlphas = (labels: number, data: Sets): Array<Estimate> => {
     }
     touched.length = 0
   }
-  return Array.from({ length: labels }, (_, label) => {
+  const alphas = Array.from({ length: labels }, (_, label) => {
     if (n === 0) return undefinedBecause(NO_COMPARED)
     const ones = chosen[label] ?? 0
     const expected = (2 * ones * (n - ones)) / (n * (n - 1))
     return expected === 0 ? undefinedBecause(ONE_VALUE) : defined(1 - (observed[label] ?? 0) / n / expected)
   })
+  return { alphas, chosen }
 }
 
 /** Cohen's κ per label for one pair of annotators (null where one category only: both always, or never, chose it). */

@@ -54,11 +54,13 @@ const assemble = <T>(
     }
   }
   const { measure, variant } = measures.pairFigure
+  // Branded once per annotator (a UUID, as the service's user ids are), not per pair.
   const ids = people.map((person) => UserId.make(person.id))
+  const idOf = (at: number) => ids[at] ?? UserId.make(people[at]?.id ?? "")
   const annotators: Array<AnnotatorAgreement> = people.map((person, at) => {
     const withSuggestion = data.withSuggestion(at)
     return {
-      user_id: ids[at] ?? UserId.make(person.id),
+      user_id: idOf(at),
       username: person.username,
       answers: person.answers,
       with_others: meanOf(pairs.filter((pair) => pair.a === at || pair.b === at).map((pair) => pair.estimate.value)),
@@ -83,8 +85,8 @@ const assemble = <T>(
     ],
     labels,
     pairs: pairs.map((pair): AnnotatorPair => ({
-      a: ids[pair.a] ?? UserId.make(people[pair.a]?.id ?? ""),
-      b: ids[pair.b] ?? UserId.make(people[pair.b]?.id ?? ""),
+      a: idOf(pair.a),
+      b: idOf(pair.b),
       records: pair.values.length / 2,
       measure,
       variant,

@@ -121,7 +121,11 @@ export const spanMeasures = (codec: Codec<ReadonlyArray<Span>>): Measures<Readon
     ]
     return {
       figures: byLabel(labels),
-      labels: codec.labels.names.map((label, at): LabelAgreement => ({ label, figures: byLabel(at) }))
+      // The question's options, and labels no longer options that the compared answers still hold.
+      labels: codec.labels.names.flatMap((label, at): Array<LabelAgreement> =>
+        at < codec.options.length || [...tallies.values()].some((t) => (t.first[at] ?? 0) + (t.second[at] ?? 0) > 0)
+          ? [{ label, figures: byLabel(at) }]
+          : [])
     }
   }
 })
