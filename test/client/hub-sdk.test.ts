@@ -2,7 +2,8 @@
  * The Hub both ways with the real Argilla SDK, through the fake Hub (`HF_ENDPOINT`, which huggingface_hub
  * and datasets honour): the SDK's `Dataset.from_hub` imports a repo Gloss's `toHub` wrote, and Gloss's `fromHub`
  * imports a repo the SDK's `Dataset.to_hub` wrote; each side's records, responses, suggestions, metadata and vectors
- * are compared with the source. Skipped with a printed reason without `.venv/bin/python` (a failure under CI=true).
+ * are compared with the source. The server's Parquet export (the Hub's rows plus `.responses.usernames` and, with a
+ * record settled, `.final`: what the server's Hub export job writes) put in such a repo reads the same. Skipped with a printed reason without `.venv/bin/python` (a failure under CI=true).
  */
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -11,6 +12,7 @@ import { expect, it as vitestIt, layer } from "@effect/vitest"
 import { Chunk, Effect, Stream } from "effect"
 import type { GlossClientShape } from "../../src/client/makeClient.js"
 import { openParquetFile } from "../../src/transfer/hubParquet.js"
+import type { UserId } from "../../src/domain/Ids.js"
 import type { DatasetRecord } from "../../src/domain/Record.js"
 import { fakeDatasetHub, HUB_TOKEN } from "../support/fakeDatasetHub.js"
 import { OWNER, TestServer, TestServerLive } from "../support/server.js"
@@ -68,6 +70,40 @@ const records = (gloss: GlossClientShape, id: string) =>
     (all) => Chunk.toArray(all).map(comparable).sort((a, b) => String(a.external_id).localeCompare(String(b.external_id)))
   )
 
+/** A Gloss dataset of 40 records with every kind of value the SDK's Hub layout holds, answered on every fourth. */
+const glossSource = (gloss: GlossClientShape, me: UserId) =>
+  Effect.gen(function*() {
+    const workspace = yield* gloss.workspaces.add({ name: `sdkhub-${Date.now()}-${Math.random().toString(36).slice(2, 6)}` })
+    const dataset = yield* gloss.datasets.add({
+      name: "gloss-src",
+      workspace: workspace.name,
+      settings: {
+        fields: [{ name: "text", title: "Text", required: true, settings: { type: "text" } }],
+        questions: [
+          { name: "label", title: "Label", required: true, settings: { type: "label_selection", options: [{ value: "pos", text: "Pos" }, { value: "neg", text: "Neg" }] } },
+          { name: "topics", title: "Topics", required: false, settings: { type: "multi_label_selection", options: [{ value: "a", text: "A" }, { value: "b", text: "B" }] } },
+          { name: "rating", title: "Rating", required: false, settings: { type: "rating", options: [{ value: 1 }, { value: 2 }, { value: 3 }] } }
+        ],
+        metadata: [{ name: "year", title: "Year", settings: { type: "integer" } }, { name: "source", title: "Source", settings: { type: "terms" } }],
+        vectors: [{ name: "emb", title: "Emb", dimensions: 3 }]
+      }
+    })
+    yield* gloss.records.log(dataset, Array.from({ length: 40 }, (_, i) => ({
+      external_id: `g${i}`,
+      fields: { text: `text ${i}` },
+      metadata: { year: 2000 + (i % 5), source: `s${i % 2}` },
+      vectors: { emb: [i, i / 4, -1] },
+      suggestions: [
+        { question_name: "label", value: i % 2 ? "pos" : "neg", score: 0.25, agent: "m1" },
+        ...(i % 3 === 0 ? [{ question_name: "topics", value: ["a", "b"], score: [0.5, 0.75], agent: "m2" }] : [])
+      ],
+      responses: i % 4 === 0
+        ? [{ user_id: me, status: "submitted" as const, values: { label: { value: "pos" }, topics: { value: ["b"] }, rating: { value: 2 } } }]
+        : []
+    })))
+    return { dataset, workspace }
+  })
+
 if (missing !== undefined) {
   vitestIt.skip("the SDK reads Gloss's Hub repos and the other way round (no .venv/bin/python)", () => {})
 } else {
@@ -77,36 +113,44 @@ if (missing !== undefined) {
         const hub = yield* fakeDatasetHub()
         const gloss = yield* ownerGloss()
         const me = yield* gloss.me
-        const workspace = yield* gloss.workspaces.add({ name: `sdkhub-${Date.now()}` })
-        const dataset = yield* gloss.datasets.add({
-          name: "gloss-src",
-          workspace: workspace.name,
-          settings: {
-            fields: [{ name: "text", title: "Text", required: true, settings: { type: "text" } }],
-            questions: [
-              { name: "label", title: "Label", required: true, settings: { type: "label_selection", options: [{ value: "pos", text: "Pos" }, { value: "neg", text: "Neg" }] } },
-              { name: "topics", title: "Topics", required: false, settings: { type: "multi_label_selection", options: [{ value: "a", text: "A" }, { value: "b", text: "B" }] } },
-              { name: "rating", title: "Rating", required: false, settings: { type: "rating", options: [{ value: 1 }, { value: 2 }, { value: 3 }] } }
-            ],
-            metadata: [{ name: "year", title: "Year", settings: { type: "integer" } }, { name: "source", title: "Source", settings: { type: "terms" } }],
-            vectors: [{ name: "emb", title: "Emb", dimensions: 3 }]
-          }
-        })
-        yield* gloss.records.log(dataset, Array.from({ length: 40 }, (_, i) => ({
-          external_id: `g${i}`,
-          fields: { text: `text ${i}` },
-          metadata: { year: 2000 + (i % 5), source: `s${i % 2}` },
-          vectors: { emb: [i, i / 4, -1] },
-          suggestions: [
-            { question_name: "label", value: i % 2 ? "pos" : "neg", score: 0.25, agent: "m1" },
-            ...(i % 3 === 0 ? [{ question_name: "topics", value: ["a", "b"], score: [0.5, 0.75], agent: "m2" }] : [])
-          ],
-          responses: i % 4 === 0
-            ? [{ user_id: me.id, status: "submitted" as const, values: { label: { value: "pos" }, topics: { value: ["b"] }, rating: { value: 2 } } }]
-            : []
-        })))
+        const { dataset, workspace } = yield* glossSource(gloss, me.id)
         yield* gloss.datasets.toHub(dataset, "org/from-gloss", { token: HUB_TOKEN, endpoint: hub.url })
         const imported = yield* sdk(["from-hub", "org/from-gloss", "sdk-imported", workspace.name], hub.url)
+        expect(imported.records).toBe(40)
+        expect(yield* records(gloss, imported.id)).toEqual(yield* records(gloss, dataset.id))
+      }), 180_000)
+
+    it.scoped("the SDK's Dataset.from_hub reads the server's Parquet export, its final answers and usernames ignored", () =>
+      Effect.gen(function*() {
+        const hub = yield* fakeDatasetHub()
+        const gloss = yield* ownerGloss()
+        const me = yield* gloss.me
+        const { dataset, workspace } = yield* glossSource(gloss, me.id)
+        const settled = Chunk.toArray(yield* Stream.runCollect(gloss.records.stream({ id: dataset.id }, { batchSize: 100 })))
+          .find((record) => record.external_id === "g0")
+        if (settled === undefined) throw new Error("no record g0")
+        yield* gloss.call(gloss.api.review.settle({
+          path: { id: settled.id },
+          payload: { items: [{ question: "label", value: "neg", source: "reviewer" }, { question: "topics", value: ["a"], source: "reviewer" }] }
+        }))
+        yield* gloss.datasets.toHub(dataset, "org/from-gloss-export", { token: HUB_TOKEN, endpoint: hub.url })
+        let job = yield* gloss.call(gloss.api.exports.start({ path: { id: dataset.id }, payload: { format: "parquet" } }))
+        const deadline = Date.now() + 60_000
+        while (job.status !== "finished" && job.status !== "failed" && Date.now() < deadline) {
+          yield* Effect.sleep("100 millis")
+          job = yield* gloss.call(gloss.api.jobs.get({ path: { id: job.id } }))
+        }
+        expect(job.status).toBe("finished")
+        const exported = Buffer.from(yield* gloss.call(gloss.api.exports.download({ path: { id: job.id } })))
+        const local = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "gloss-hub-sdk-")), "export.parquet")
+        fs.writeFileSync(local, exported)
+        const rows = yield* (yield* openParquetFile(local)).rowGroups[0]!
+        const row = rows.find((r) => r["id"] === "g0")
+        expect(row?.["label.final"]).toBe("neg")
+        expect(row?.["topics.final"]).toEqual(["a"])
+        expect(row?.["label.responses.usernames"]).toEqual([me.username])
+        hub.repos.get("org/from-gloss-export")!.files.set("data/train-00000-of-00001.parquet", exported)
+        const imported = yield* sdk(["from-hub", "org/from-gloss-export", "sdk-from-export", workspace.name], hub.url)
         expect(imported.records).toBe(40)
         expect(yield* records(gloss, imported.id)).toEqual(yield* records(gloss, dataset.id))
       }), 180_000)

@@ -2,7 +2,8 @@
  * The Argilla SDK reads Gloss's file export in the Argilla disk format: the server's export job writes the zip
  * (`POST /api/gloss/datasets/{id}/exports`, `GET /api/gloss/exports/{id}/file`), test/compat/scripts/sdk_from_zip.py
  * unpacks it and imports the folder with the real SDK's `Dataset.from_disk` (.venv), and the copy's records equal the
- * source's: fields, metadata, suggestions, vectors, and responses with their statuses.
+ * source's: fields, metadata, suggestions, vectors, and responses with their statuses. A record's final answer is
+ * settled first: the zip's `final_answers.jsonl` holds it, and `from_disk` reads the folder with that file in it.
  *
  * Without .venv/bin/python and the SDK the file is skipped with a printed reason, except under CI=true, where that
  * is a failure (as test/compat/sdk.test.ts).
@@ -15,6 +16,7 @@ import { Effect, Option } from "effect"
 import type { DatasetRecord } from "../../src/client/index.js"
 import type { Job } from "../../src/domain/Job.js"
 import { ownerGloss } from "../client/support.js"
+import { zipEntries } from "../support/zipEntries.js"
 import { allRecords, comparable, comparableSettings, fullDataset, tempDir } from "../client/transferSupport.js"
 import { unique } from "../support/fixtures.js"
 import { OWNER, TestServer, TestServerLive } from "../support/server.js"
@@ -47,6 +49,13 @@ if (problem !== undefined) {
         Effect.gen(function*() {
           const client = yield* ownerGloss()
           const { dataset, workspace } = yield* fullDataset(client)
+          const me = yield* client.me
+          const first = (yield* allRecords(client, dataset)).find((record) => record.external_id === "r-0")
+          if (first === undefined) throw new Error("no record r-0")
+          yield* client.call(client.api.review.settle({
+            path: { id: first.id },
+            payload: { items: [{ question: "label", value: "neg", source: "reviewer", note: "the text is negative" }] }
+          }))
           let job: Job = yield* client.call(client.api.exports.start({ path: { id: dataset.id }, payload: { format: "argilla-disk" } }))
           const deadline = Date.now() + 60_000
           while (job.status !== "finished" && job.status !== "failed" && Date.now() < deadline) {
@@ -55,7 +64,17 @@ if (problem !== undefined) {
           }
           expect(job).toMatchObject({ status: "finished", progress: { done: 23, total: 23 } })
           const zip = path.join(tempDir(), "export.zip")
-          fs.writeFileSync(zip, yield* client.call(client.api.exports.download({ path: { id: job.id } })))
+          const bytes = yield* client.call(client.api.exports.download({ path: { id: job.id } }))
+          fs.writeFileSync(zip, bytes)
+          const finals = zipEntries(bytes).get("final_answers.jsonl")?.toString().trimEnd().split("\n").map((line) => JSON.parse(line))
+          expect(finals).toEqual([expect.objectContaining({
+            id: "r-0",
+            question: "label",
+            value: "neg",
+            source: "reviewer",
+            note: "the text is negative",
+            settled_by: me.id
+          })])
 
           const { url } = yield* TestServer
           const name = unique("from-export")
@@ -76,7 +95,6 @@ if (problem !== undefined) {
           if (code !== 0) console.log(`sdk_from_zip.py failed:\n${quoted(output)}`)
           expect(code).toBe(0)
           const answer = JSON.parse(output.trim().split("\n").at(-1) ?? "{}")
-          const me = yield* client.me
           expect(answer.count).toBe(23)
           expect(answer.label).toEqual([{ value: "pos", user_id: me.id, status: "submitted" }])
 
