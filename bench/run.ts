@@ -18,6 +18,7 @@ import { ingestSuite } from "./suites/ingest.js"
 import { meSuite } from "./suites/me.js"
 import { migrateSuite } from "./suites/migrate.js"
 import { quantisationSuite } from "./suites/quantisation.js"
+import { reviewSuite } from "./suites/review.js"
 import { scaleSuite } from "./suites/scale.js"
 import { searchSuite } from "./suites/search.js"
 import { uiSuite } from "./suites/ui.js"
@@ -36,7 +37,8 @@ const suites: Record<string, (options: SuiteOptions) => Promise<unknown>> = {
   quantisation: quantisationSuite,
   export: exportSuite,
   migrate: migrateSuite,
-  agreement: agreementSuite
+  agreement: agreementSuite,
+  review: reviewSuite
 }
 
 const selected: Array<string> = []
@@ -57,9 +59,9 @@ if (unknown.length > 0) {
 }
 
 const results: Record<string, unknown> = {}
-// `scale`, `quantisation`, `export` and `migrate` run only when asked for: at their default sizes they load a million
-// (100 000 vector-laden) records.
-const onlyWhenAsked = new Set(["scale", "quantisation", "export", "migrate"])
+// `scale`, `quantisation`, `export`, `migrate` and `review` run only when asked for: at their default sizes they load a
+// million (100 000 vector-laden, or 100 000 with 300 000 answers) records.
+const onlyWhenAsked = new Set(["scale", "quantisation", "export", "migrate", "review"])
 for (const name of selected.length > 0 ? selected : Object.keys(suites).filter((name) => !onlyWhenAsked.has(name))) {
   const suite = suites[name]
   if (suite !== undefined) results[name] = await suite(options)
