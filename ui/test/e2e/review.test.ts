@@ -1,9 +1,9 @@
 /**
- * Team visibility end to end, in headless Chromium over a real Gloss: two annotators submit, through
- * the API, the same sentiment on one record and different ones on another. The owner's review mode shows both
- * annotators' answers with the disagreement marked on the right record only, and the team page shows each
- * annotator's counts; an annotator is offered neither. Every screen is checked by axe, and at 400 px wide nothing
- * scrolls sideways.
+ * Team visibility end to end, in headless Chromium over a real Gloss: two annotators submit, through the API, the
+ * same sentiment on one record and different ones on another. The owner's review mode shows both annotators' answers
+ * with the disagreement marked on the right record only (review-queue.test.ts settles them), and the team page shows
+ * each annotator's counts; an annotator is offered neither. Every screen is checked by axe, and at 400 px wide
+ * nothing scrolls sideways.
  */
 import { Effect, ManagedRuntime } from "effect"
 import type { Browser, Page } from "playwright-core"
@@ -57,21 +57,26 @@ describe.skipIf(!hasChromium)("team progress and review mode, end to end", () =>
     await page.waitForURL(/review=1/)
     await page.locator(".review-panel").waitFor()
 
-    // Records with a submitted response: the two answered ones, each showing both annotators by name.
+    // Every answered record, least agreement first: the disputed one, then the agreed one, each showing both
+    // annotators by name; the server says which questions disagree.
     const seen = new Map<string, string>()
     for (let i = 0; i < 2; i++) {
       const text = await fieldText(page)
-      const sentiment = page.getByRole("region", { name: /Sentiment/ })
+      const sentiment = page.getByRole("region", { name: /^Sentiment/ })
       seen.set(text, await sentiment.innerText())
-      if (i === 0) await page.getByRole("button", { name: "Next" }).click()
+      if (i === 0) {
+        expect(text).toContain(REVIEW_TEXTS[1])
+        await page.getByRole("button", { name: "Next" }).click()
+        await expect.poll(() => fieldText(page)).not.toBe(text)
+      }
     }
     const agreed = [...seen.entries()].find(([text]) => text.includes(REVIEW_TEXTS[0] ?? "-"))?.[1] ?? ""
     const disputed = [...seen.entries()].find(([text]) => text.includes(REVIEW_TEXTS[1] ?? "-"))?.[1] ?? ""
     expect(agreed).toContain("Agreement")
     expect(agreed).not.toContain("Disagreement")
-    expect(agreed).toContain("2 of 2 submitted answers agree")
+    expect(agreed).toContain("All 2 submitted answers agree.")
     expect(disputed).toContain("Disagreement")
-    expect(disputed).toContain("1 of 2 submitted answers agree")
+    expect(disputed).toContain("2 submitted answers, not all the same.")
     for (const name of [ann.username, ben.username]) {
       expect(agreed).toContain(name)
       expect(disputed).toContain(name)
@@ -81,17 +86,18 @@ describe.skipIf(!hasChromium)("team progress and review mode, end to end", () =>
     await checkA11y(page, "review mode")
     await page.screenshot({ path: `${SCREENSHOTS}/review-mode.png`, fullPage: true })
 
-    // Only the records with disagreement: the disputed one, alone.
-    await page.getByLabel("Show").selectOption("disagreement")
+    // Only the records with disagreement: the disputed one, alone, counted by the server.
+    await page.getByLabel("Review queue", { exact: true }).selectOption("disagreement")
     await expect.poll(() => fieldText(page)).toContain(REVIEW_TEXTS[1])
     await expect.poll(() => page.locator(".record-nav").innerText()).toContain("Record 1 of 1")
-    await expect.poll(() => page.locator(".review-note").innerText()).toContain("Filtered in your browser")
-    expect(page.url()).toContain("review_show=disagreement")
+    expect(await page.getByLabel("Review queue", { exact: true }).locator("option:checked").innerText()).toBe("Disagreements (1)")
+    expect(page.url()).toContain("review_queue=disagreement")
     await checkA11y(page, "review mode, disagreement only")
 
-    // `?` opens the keys' sheet here too, though review mode has no record form to take keys.
-    await page.locator("body").press("?")
-    await page.locator(".help-sheet[open]").waitFor()
+    // `?` opens the sheet with review mode's keys.
+    await page.keyboard.press("Escape")
+    await page.keyboard.press("?")
+    await expect.poll(() => page.locator(".help-sheet[open]").innerText()).toContain("Keyboard shortcuts in review mode")
     await page.keyboard.press("Escape")
     // In review mode neither Focus nor Bulk is pressed, and Focus leaves it.
     const focus = page.getByRole("group", { name: "View" }).getByRole("button", { name: "Focus" })
@@ -141,7 +147,7 @@ describe.skipIf(!hasChromium)("team progress and review mode, end to end", () =>
   it("an admin member reviews too, the annotators named from the workspace's members", async () => {
     const [ann, ben] = seeded.annotators
     if (ann === undefined || ben === undefined) throw new Error("no annotators seeded")
-    const page = await signedIn(`/dataset/${seeded.datasetId}/annotation-mode?review=1&review_show=disagreement`,
+    const page = await signedIn(`/dataset/${seeded.datasetId}/annotation-mode?review=1&review_queue=disagreement`,
       seeded.admin.username, seeded.admin.password)
     await page.locator(".review-panel").waitFor()
     await expect.poll(() => page.getByRole("region", { name: /Sentiment/ }).innerText()).toContain(ann.username)

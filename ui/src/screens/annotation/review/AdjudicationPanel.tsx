@@ -99,6 +99,15 @@ export const AdjudicationPanel = (props: Props) => {
     sections.current[bounded]?.focus()
   }
 
+  // A new record takes the focus to its current question, so the keys act on it at once (and Enter does not press
+  // the button that was last clicked, such as Review or Next); not while the reviewer types elsewhere.
+  useEffect(() => {
+    if (isTyping(document.activeElement) || document.querySelector("dialog[open]") !== null) return
+    sections.current[active]?.focus({ preventScroll: true })
+    // Only when the panel mounts: one record, one panel (ReviewMode keys it by record).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+
   const latest = useRef({ settle, unsettle, focusQuestion, pickFor, picks, active })
   latest.current = { settle, unsettle, focusQuestion, pickFor, picks, active }
   const { onNext, onPrevious } = props

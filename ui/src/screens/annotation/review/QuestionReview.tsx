@@ -147,17 +147,19 @@ export const QuestionReview = (props: Props) => {
           ))}
         </p>
       )}
-      <label className="review-note-input">
-        <span>Note <kbd aria-hidden="true">{REVIEW_KEYS.note}</kbd></span>
-        <textarea
-          ref={props.noteRef}
-          rows={1}
-          value={props.note}
-          maxLength={10_000}
-          aria-keyshortcuts={REVIEW_KEYS.note}
-          onChange={(event) => props.onNote(event.target.value)}
-        />
-      </label>
+      {answers.length === 0 && final === undefined && pick === undefined ? null : (
+        <label className="review-note-input">
+          <span>Note <kbd aria-hidden="true">{REVIEW_KEYS.note}</kbd></span>
+          <textarea
+            ref={props.noteRef}
+            rows={1}
+            value={props.note}
+            maxLength={10_000}
+            aria-keyshortcuts={REVIEW_KEYS.note}
+            onChange={(event) => props.onNote(event.target.value)}
+          />
+        </label>
+      )}
       {final === undefined ? null : (
         <div className="review-final" aria-label={`Final answer to ${question.title}`} role="group">
           <p className="review-final-head">

@@ -29,10 +29,11 @@ export const QueuePicker = ({ annotators, page, view }: Props) => {
   const people = [...annotators.entries()].sort(([, a], [, b]) => a.localeCompare(b))
   if (view.annotator !== undefined && !annotators.has(view.annotator)) people.push([view.annotator, view.annotator])
   return (
-    <div className="review-toolbar" role="group" aria-label="Review queue">
-      <label>
-        Queue
+    <div className="review-toolbar" role="group" aria-label="Which records to review">
+      <span className="review-control">
+        <label htmlFor="review-queue">Review queue</label>
         <select
+          id="review-queue"
           value={view.queue}
           onChange={(event) => {
             const queue = event.target.value
@@ -49,13 +50,14 @@ export const QueuePicker = ({ annotators, page, view }: Props) => {
             return <option key={queue} value={queue}>{count === undefined ? text : `${text} (${count})`}</option>
           })}
         </select>
-      </label>
+      </span>
       {view.queue === "sample"
         ? (
           <>
-            <label>
-              Sample %
+            <span className="review-control">
+              <label htmlFor="review-sample">Sample %</label>
               <input
+                id="review-sample"
                 type="number"
                 className="review-sample"
                 min={1}
@@ -69,7 +71,7 @@ export const QueuePicker = ({ annotators, page, view }: Props) => {
                   }
                 }}
               />
-            </label>
+            </span>
             <span className="muted review-seed">seed {view.seed ?? "–"}</span>
             <button type="button" className="secondary" onClick={() => setSearch({ review_seed: newSeed(), review_at: undefined })}>
               New sample
@@ -77,19 +79,21 @@ export const QueuePicker = ({ annotators, page, view }: Props) => {
           </>
         )
         : null}
-      <label>
-        Annotator
+      <span className="review-control">
+        <label htmlFor="review-annotator">Annotator</label>
         <select
+          id="review-annotator"
           value={view.annotator ?? ""}
           onChange={(event) => setSearch({ review_annotator: event.target.value, review_at: undefined })}
         >
           <option value="">Everyone</option>
           {people.map(([id, name]) => <option key={id} value={id}>Review {name}’s answers</option>)}
         </select>
-      </label>
-      <label>
-        Order
+      </span>
+      <span className="review-control">
+        <label htmlFor="review-order">Order</label>
         <select
+          id="review-order"
           value={view.order}
           onChange={(event) =>
             setSearch({ review_order: event.target.value === "least_agreement" ? undefined : event.target.value, review_at: undefined })}
@@ -97,7 +101,7 @@ export const QueuePicker = ({ annotators, page, view }: Props) => {
           <option value="least_agreement">Least agreement first</option>
           <option value="inserted_at">As inserted</option>
         </select>
-      </label>
+      </span>
     </div>
   )
 }
