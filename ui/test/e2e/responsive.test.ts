@@ -58,6 +58,7 @@ const SCREENS: ReadonlyArray<Screen> = [
   { name: "user settings", path: () => "/user-settings", ready: "input[aria-label='API key']" },
   { name: "review", path: (s) => `${annotation(s)}?review=1`, ready: ".review-mode", as: "owner" },
   { name: "team progress", path: (s) => dataset(s, "team"), ready: "main.team-page", as: "owner" },
+  { name: "agreement", path: (s) => dataset(s, "agreement"), ready: "main.agreement-page .agreement-status", as: "owner" },
   { name: "dataset settings", path: (s) => dataset(s, "settings"), ready: ".settings-body", as: "owner" },
   { name: "import records", path: (s) => dataset(s, "import"), ready: "main.settings-page h1", as: "owner" },
   { name: "new dataset", path: () => "/new-dataset", ready: "main.new-dataset", as: "owner" },
