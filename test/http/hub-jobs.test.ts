@@ -1,7 +1,8 @@
 /**
  * `POST /datasets/{id}/export` and `POST /datasets/{id}/import` (jobs, as in Argilla): a dataset pushed to
  * a (fake) Hugging Face Hub by a job, and a Hub dataset's rows imported as records by a mapping, each with its
- * progress on `GET /jobs/{id}`; on every database, and on SQLite with Redis where Redis runs.
+ * progress on `GET /jobs/{id}`; on every database, and on SQLite with Redis where Redis runs. The export carries each
+ * question's final answer as `<question>.final`.
  */
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -96,12 +97,18 @@ const mapping = {
 for (const [name, dialect, env] of serverSetups) {
   describe(name, () => {
     layer(serverWithHub(dialect, env), { excludeTestServices: true, timeout: 120_000 })("Hub export and import jobs", (it) => {
-      it.scoped("export: the job pushes every record in the SDK's layout, with progress; fromHub reads it back whole", () =>
+      it.scoped("export: the job pushes every record in the SDK's layout with final answers, with progress; fromHub reads it back whole", () =>
         Effect.gen(function*() {
           const hub = yield* Hub
           const gloss = yield* ownerGloss()
           const { dataset } = yield* fullDataset(gloss)
           const client = yield* clientFor(OWNER.apiKey)
+          const first = (yield* allRecords(gloss, dataset)).find((record) => record.external_id === "r-0")
+          if (first === undefined) throw new Error("no record r-0")
+          yield* client.review.settle({
+            path: { id: first.id },
+            payload: { items: [{ question: "label", value: "neg", source: "reviewer" }, { question: "rating", value: 3, source: "reviewer" }] }
+          })
           const repoId = `org/export-${dialect}-${Date.now()}`
           const started = yield* client.datasets.exportToHub({
             path: { id: dataset.id },
@@ -117,6 +124,9 @@ for (const [name, dialect, env] of serverSetups) {
           )
           const rows = yield* parquetRows(repo?.files.get("data/train-00000-of-00001.parquet"))
           expect(rows.map((row) => row["id"]).sort()).toEqual(Array.from({ length: 23 }, (_, i) => `r-${i}`).sort())
+          const settledRow = rows.find((row) => row["id"] === "r-0")
+          expect([settledRow?.["label.final"], settledRow?.["rating.final"], settledRow?.["topics.final"]]).toEqual(["neg", 3, null])
+          expect(rows.find((row) => row["id"] === "r-1")?.["label.final"]).toBeNull()
           // The client reads what the job wrote: every record, response, suggestion, metadata value and vector.
           const back = yield* gloss.datasets.fromHub(repoId, {
             workspace: (yield* gloss.workspaces.add({ name: `back-${Date.now()}` })).name,
