@@ -17,6 +17,7 @@ import {
   promiseAccount,
   promiseDatasets,
   promiseInvitations,
+  promiseReview,
   promiseRecords,
   promiseUsers,
   promiseWebhooks,
@@ -68,6 +69,7 @@ export class Client {
   readonly records
   readonly invitations
   readonly account
+  readonly review
 
   constructor(options: ClientOptions & PromiseOptions = {}, source?: ServiceSource) {
     const service: ServiceLayer = source?.layer ?? Layer.effect(GlossClient, buildClient(options))
@@ -84,6 +86,7 @@ export class Client {
     this.records = promiseRecords(run, iterate)
     this.invitations = promiseInvitations(run)
     this.account = promiseAccount(run)
+    this.review = promiseReview(run)
     if (source === undefined) setDefault({ owner: this, service: this.#service, face: this })
   }
 

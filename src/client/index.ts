@@ -17,6 +17,7 @@ export type { FromDiskOptions, FromDiskResult, ToDiskOptions, ToDiskResult, Tran
 export type { FromHubOptions, FromHubResult, HubProgress, ToHubOptions, ToHubResult } from "./transfer/hub.js"
 export type { Answer, ApplyOptions, DatasetRef, LogOptions, LogProgress, LogResult, StreamOptions } from "./Records.js"
 export type { InvitationDraft } from "./Team.js"
+export type { QueueOptions } from "./Review.js"
 export type { UserDraft, UserLookup } from "./Users.js"
 export type { WebhookLookup, WebhookRef } from "./Webhooks.js"
 export type { WorkspaceDraft, WorkspaceInfo, WorkspaceLookup, WorkspaceRef } from "./Workspaces.js"

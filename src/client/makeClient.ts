@@ -8,6 +8,7 @@ import { makeDatasetSettings } from "./datasetSettings.js"
 import { makeDatasets } from "./Datasets.js"
 import { type ClientOptions, resolveSettings } from "./Options.js"
 import { makeRecords } from "./Records.js"
+import { makeReview } from "./Review.js"
 import { makeAccount, makeInvitations } from "./Team.js"
 import { makeTransport } from "./Transport.js"
 import { makeUsers } from "./Users.js"
@@ -49,6 +50,8 @@ export const buildClient = Effect.fn("GlossClient.build")(function*(options: Cli
     invitations: makeInvitations(transport, workspaces),
     /** Your own password and API key, and renaming a workspace (Gloss extensions). */
     account: makeAccount(transport, workspaces),
+    /** Agreement, review queues, final answers and reviewers (a Gloss extension). */
+    review: makeReview(transport, workspaces),
     /** The typed endpoints themselves, for what no collection covers; wrap calls in `call`. */
     api,
     /** Applies the timeout and maps transport failures to the client's errors. */

@@ -9,6 +9,7 @@ import type { FromDiskOptions, ToDiskOptions } from "./transfer/disk.js"
 import type { FromHubOptions, ToHubOptions } from "./transfer/hub.js"
 import type { GlossClientShape } from "./makeClient.js"
 import type { Answer, ApplyOptions, LogOptions, LogResult, DatasetRef, StreamOptions } from "./Records.js"
+import type { QueueOptions } from "./Review.js"
 import type { Sequence } from "./sequence.js"
 import type { InvitationDraft } from "./Team.js"
 import type { UserDraft, UserLookup } from "./Users.js"
@@ -17,6 +18,7 @@ import type { WorkspaceDraft, WorkspaceLookup, WorkspaceRef } from "./Workspaces
 import type { WebhookCreate, WebhookUpdate } from "../domain/Webhook.js"
 import type { RecordUpsert } from "../domain/Record.js"
 import type { InvitationId } from "../domain/Invitation.js"
+import type { AcceptAgreedRequest, AgreementRequest, FinalAnswerSet } from "../domain/Review.js"
 
 export type Run = <A, E>(f: (client: GlossClientShape) => Effect.Effect<A, E>) => Promise<A>
 export type Iterate = <A, E>(f: (client: GlossClientShape) => Stream.Stream<A, E>) => AsyncIterable<A>
@@ -117,4 +119,22 @@ export const promiseAccount = (run: Run) => ({
     run((client) => client.account.changePassword(currentPassword, newPassword)),
   regenerateApiKey: () => run((client) => client.account.regenerateApiKey()),
   renameWorkspace: (workspace: WorkspaceRef, name: string) => run((client) => client.account.renameWorkspace(workspace, name))
+})
+
+type Ref = string | { readonly id: string }
+
+export const promiseReview = (run: Run) => ({
+  agreement: (dataset: DatasetRef, request?: AgreementRequest) => run((client) => client.review.agreement(dataset, request)),
+  queue: (dataset: DatasetRef, options?: QueueOptions) => run((client) => client.review.queue(dataset, options)),
+  finalAnswers: (record: Ref) => run((client) => client.review.finalAnswers(record)),
+  settle: (record: Ref, items: ReadonlyArray<FinalAnswerSet>) => run((client) => client.review.settle(record, items)),
+  unsettle: (record: Ref, question: string) => run((client) => client.review.unsettle(record, question)),
+  acceptAgreed: (dataset: DatasetRef, request?: Partial<AcceptAgreedRequest>) =>
+    run((client) => client.review.acceptAgreed(dataset, request)),
+  reviewers: {
+    list: (workspace: WorkspaceRef) => run((client) => client.review.reviewers.list(workspace)),
+    add: (workspace: WorkspaceRef, member: Ref) => run((client) => client.review.reviewers.add(workspace, member)),
+    remove: (workspace: WorkspaceRef, member: Ref) => run((client) => client.review.reviewers.remove(workspace, member))
+  },
+  mine: () => run((client) => client.review.mine())
 })
