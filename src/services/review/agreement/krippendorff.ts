@@ -25,9 +25,9 @@ export type Metric =
 
 /**
  * Above this many pairs of distinct values, De is estimated from SAMPLED_PAIRS random pairs of values rather than
- * summed over every pair of distinct values (sets of labels and rankings can have as many distinct values as
- * answers). `npm run bench -- agreement` measures the exact sum at up to about two million pairs in well under a
- * second for label sets and rankings of ten options.
+ * summed over every pair of distinct values (sets of labels can have as many distinct values as answers). Summing two
+ * million pairs of sets of up to 12 labels took about 0.2 CPU seconds (krippendorffAlpha alone, 2 000 distinct sets
+ * over 100 000 records); past that the sum grows with the square of the distinct values, the sample stays the same.
  */
 export const EXACT_PAIRS = 2_000_000
 export const SAMPLED_PAIRS = 1_000_000

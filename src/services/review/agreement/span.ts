@@ -105,30 +105,42 @@ const exactOf = (t: Tally, at: number) =>
 const overlapOf = (t: Tally, at: number) =>
   f1(t.first[at] ?? 0, t.second[at] ?? 0, t.firstOverlapping[at] ?? 0, t.secondOverlapping[at] ?? 0)
 
-export const spanMeasures = (codec: Codec<ReadonlyArray<Span>>): Measures<ReadonlyArray<Span>> => ({
-  codec,
-  pairFigure: { measure: "f1", variant: "exact" },
-  pair: (values, data) => exactOf(tally(codec.labels.size, values, data.items), codec.labels.size),
-  figures: (data, pairs) => {
-    const labels = codec.labels.size
-    const tallies = new Map(pairs.map((pair) => [pair, tally(labels, pair.values, data.items)]))
-    const records = unitCount(data.units)
-    const mean = (at: number, of: (t: Tally, at: number) => Estimate) =>
-      meanOverPairs(pairs, (pair) => of(tallies.get(pair) ?? tally(labels, pair.values, data.items), at))
-    const byLabel = (at: number) => [
-      figure("f1", "exact", mean(at, exactOf), records),
-      figure("f1", "overlap", mean(at, overlapOf), records)
-    ]
-    return {
-      figures: byLabel(labels),
-      // The question's options, and labels no longer options that the compared answers still hold.
-      labels: codec.labels.names.flatMap((label, at): Array<LabelAgreement> =>
-        at < codec.options.length || [...tallies.values()].some((t) => (t.first[at] ?? 0) + (t.second[at] ?? 0) > 0)
-          ? [{ label, figures: byLabel(at) }]
-          : [])
+export const spanMeasures = (codec: Codec<ReadonlyArray<Span>>): Measures<ReadonlyArray<Span>> => {
+  // An annotator pair is tallied once for its own figure and reused for the question's.
+  const tallied = new WeakMap<Int32Array, Tally>()
+  const tallyOf = (values: Int32Array, data: Spans): Tally => {
+    let found = tallied.get(values)
+    if (found === undefined) {
+      found = tally(codec.labels.size, values, data.items)
+      tallied.set(values, found)
+    }
+    return found
+  }
+  return {
+    codec,
+    pairFigure: { measure: "f1", variant: "exact" },
+    pair: (values, data) => exactOf(tallyOf(values, data), codec.labels.size),
+    figures: (data, pairs) => {
+      const labels = codec.labels.size
+      const tallies = new Map(pairs.map((pair) => [pair, tallyOf(pair.values, data)]))
+      const records = unitCount(data.units)
+      const mean = (at: number, of: (t: Tally, at: number) => Estimate) =>
+        meanOverPairs(pairs, (pair) => of(tallies.get(pair) ?? tallyOf(pair.values, data), at))
+      const byLabel = (at: number) => [
+        figure("f1", "exact", mean(at, exactOf), records),
+        figure("f1", "overlap", mean(at, overlapOf), records)
+      ]
+      return {
+        figures: byLabel(labels),
+        // The question's options, and labels no longer options that the compared answers still hold.
+        labels: codec.labels.names.flatMap((label, at): Array<LabelAgreement> =>
+          at < codec.options.length || [...tallies.values()].some((t) => (t.first[at] ?? 0) + (t.second[at] ?? 0) > 0)
+            ? [{ label, figures: byLabel(at) }]
+            : [])
+      }
     }
   }
-})
+}
 
 /** F1 with exact matching between two answers, for one record's agreement (1 when neither marked a span). */
 export const spanF1 = (a: ReadonlyArray<Span>, b: ReadonlyArray<Span>): number => {
