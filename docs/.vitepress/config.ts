@@ -28,6 +28,7 @@ export default defineConfig({
           { text: "Deploy to a Hugging Face Space", link: "/how-to/huggingface-space" },
           { text: "Sign in with Hugging Face", link: "/how-to/huggingface-sign-in" },
           { text: "Move datasets", link: "/how-to/move-datasets" },
+          { text: "Export settled data for training", link: "/how-to/export-for-training" },
           { text: "Move from Argilla", link: "/how-to/move-from-argilla" },
           { text: "Use Argilla's SDK and UI", link: "/how-to/argilla-sdk-and-ui" },
           { text: "Webhooks", link: "/how-to/webhooks" },
