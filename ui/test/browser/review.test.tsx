@@ -38,6 +38,7 @@ const item = (r: ReturnType<typeof record>, disagreements: ReadonlyArray<string>
   })
 
 const settled: Array<ReadonlyArray<FinalAnswerSet>> = []
+let moved = 0
 const panel = (reviewItem: ReviewItem, questions: ReadonlyArray<ReturnType<typeof label>>) =>
   render(
     <AdjudicationPanel
@@ -46,7 +47,7 @@ const panel = (reviewItem: ReviewItem, questions: ReadonlyArray<ReturnType<typeo
       nameOf={(id) => names.get(id) ?? id}
       onSettle={async (items) => void settled.push(items)}
       onUnsettle={async () => undefined}
-      onNext={() => undefined}
+      onNext={() => void moved++}
       onPrevious={() => undefined}
     />
   )
@@ -134,8 +135,13 @@ describe("adjudication panel", () => {
     await expect.element(box).toHaveTextContent("NEUTRAL")
     await expect.element(box).toHaveTextContent("Note: Neither, really")
     await expect.element(box.getByRole("button", { name: /Unsettle/ })).toBeVisible()
-    // Settled: nothing picked until the reviewer picks again.
+    // Settled: nothing picked until the reviewer picks again, and Enter moves on without writing.
     expect(screen.getByRole("radio", { checked: true }).elements()).toHaveLength(0)
+    settled.length = 0
+    moved = 0
+    await userEvent.keyboard("{Enter}")
+    await expect.poll(() => moved).toBe(1)
+    expect(settled).toEqual([])
   })
 })
 

@@ -66,7 +66,11 @@ export const AdjudicationPanel = (props: Props) => {
     }
     setProblems({})
     if (result.items.length === 0) {
-      setFailure("Pick an answer for at least one question first.")
+      // Nothing picked on a record already settled: Enter just moves on, as it does after a settle.
+      const settled = item.final_answers.length > 0 &&
+        questions.every((q) => (answers[q.name]?.length ?? 0) === 0 || finalOf(q.name) !== undefined)
+      if (settled) props.onNext()
+      else setFailure("Pick an answer for at least one question first.")
       return
     }
     setBusy(true)
