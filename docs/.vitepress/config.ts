@@ -25,6 +25,7 @@ export default defineConfig({
           { text: "Run with docker compose", link: "/how-to/docker-compose" },
           { text: "Scale out", link: "/how-to/scale" },
           { text: "Run a team from the browser", link: "/how-to/team" },
+          { text: "Review and settle answers", link: "/how-to/review-and-settle" },
           { text: "Deploy to a Hugging Face Space", link: "/how-to/huggingface-space" },
           { text: "Sign in with Hugging Face", link: "/how-to/huggingface-sign-in" },
           { text: "Move datasets", link: "/how-to/move-datasets" },
