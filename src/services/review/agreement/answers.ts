@@ -165,6 +165,17 @@ const levelOf = (levels: ReadonlyArray<number>, rank: number): number => {
   return low
 }
 
+const compareSpans = (a: Span, b: Span): number => a.start - b.start || a.end - b.end || a.label - b.label
+
+const inOrder = (spans: ReadonlyArray<Span>): boolean => {
+  for (let i = 1; i < spans.length; i++) {
+    const before = spans[i - 1]
+    const span = spans[i]
+    if (before !== undefined && span !== undefined && compareSpans(before, span) > 0) return false
+  }
+  return true
+}
+
 export const spanCodec = (options: ReadonlyArray<string>): Codec<ReadonlyArray<Span>> => {
   const labels = new LabelTable(options)
   return {
@@ -180,7 +191,8 @@ export const spanCodec = (options: ReadonlyArray<string>): Codec<ReadonlyArray<S
         if (typeof label !== "string" || !isInteger(start) || !isInteger(end) || end <= start) return undefined
         spans.push({ label: labels.of(label), start, end })
       }
-      spans.sort((a, b) => a.start - b.start || a.end - b.end || a.label - b.label)
+      // Clients mostly send spans in text order: sorting is skipped when they already are.
+      if (!inOrder(spans)) spans.sort(compareSpans)
       const unique: Array<Span> = []
       let key = ""
       for (const span of spans) {
