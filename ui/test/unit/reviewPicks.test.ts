@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest"
 import type { UserId } from "../../../src/domain/Ids.js"
 import type { FinalAnswer } from "../../../src/domain/Review.js"
-import { reviewActionFor } from "../../src/screens/annotation/review/keys.js"
+import { REVIEW_HELP, REVIEW_KEYS, reviewActionFor } from "../../src/screens/annotation/review/keys.js"
 import { initialPick, settleItems, submittedAnswers } from "../../src/screens/annotation/review/picks.js"
 import { label, ranking, record, text } from "../fixtures.js"
 
@@ -107,5 +107,10 @@ describe("review keys", () => {
     expect(reviewActionFor(key("s"), true)).toBeUndefined()
     expect(reviewActionFor(key("Enter"), true)).toBeUndefined()
     expect(reviewActionFor(key("Escape"), true)).toEqual({ _tag: "leave" })
+  })
+
+  it("the help sheet lists every key a button hints at", () => {
+    const documented = REVIEW_HELP.map((row) => row.keys).join(" ")
+    for (const key of Object.values(REVIEW_KEYS)) expect(documented).toContain(key)
   })
 })

@@ -5,13 +5,12 @@
  */
 import { createRef, type RefObject, useEffect, useRef, useState } from "react"
 import type { Question } from "../../../../../src/domain/Question.js"
-import type { ReviewItem } from "../../../../../src/domain/Review.js"
+import type { FinalAnswerSet, ReviewItem } from "../../../../../src/domain/Review.js"
 import { errorMessage } from "../../../data/client.js"
 import { isTyping } from "../../../keyboard/shortcuts.js"
 import { reviewActionFor, REVIEW_KEYS } from "./keys.js"
-import { initialPick, type Pick, settleItems, submittedAnswers, suggestedValue } from "./picks.js"
+import { initialPick, ownStart, type Pick, settleItems, submittedAnswers, suggestedValue } from "./picks.js"
 import { QuestionReview } from "./QuestionReview.js"
-import type { FinalAnswerSet } from "../../../../../src/domain/Review.js"
 
 interface Props {
   readonly item: ReviewItem
@@ -170,8 +169,7 @@ export const AdjudicationPanel = (props: Props) => {
         }
         case "ownAnswer": {
           if (question === undefined) return
-          const current = now.picks[question.name]
-          now.pickFor(question.name, { source: "reviewer", value: current?.value ?? finalOf(question.name)?.value })
+          now.pickFor(question.name, { source: "reviewer", value: ownStart(now.picks[question.name], finalOf(question.name)) })
           // Into the first input of the own answer, once it is drawn.
           requestAnimationFrame(() =>
             sections.current[now.active]?.querySelector<HTMLElement>(".review-own button, .review-own textarea, .review-own select, .review-own [tabindex]")

@@ -10,7 +10,7 @@ import type { FinalAnswer } from "../../../../../src/domain/Review.js"
 import { Answer } from "./Answer.js"
 import { answerKey, REVIEW_KEYS } from "./keys.js"
 import { OwnAnswer } from "./OwnAnswer.js"
-import { type Pick, samePick, suggestedValue, type SubmittedAnswer } from "./picks.js"
+import { ownStart, type Pick, samePick, suggestedValue, type SubmittedAnswer } from "./picks.js"
 
 interface Props {
   readonly question: Question
@@ -118,7 +118,7 @@ export const QuestionReview = (props: Props) => {
             aria-keyshortcuts={REVIEW_KEYS.own}
             data-review-pick=""
             disabled={props.busy}
-            onClick={() => props.onPick({ source: "reviewer", value: pick?.value ?? final?.value })}
+            onClick={() => props.onPick({ source: "reviewer", value: ownStart(pick, final) })}
           >
             <kbd aria-hidden="true">{REVIEW_KEYS.own}</kbd>
             <span className="review-user">Your own answer</span>

@@ -91,5 +91,3 @@ export const suggestedValue = (record: DatasetRecord, question: Question) => sug
 export const samePick = (a: Pick | undefined, b: Pick | undefined): boolean =>
   a !== undefined && b !== undefined && a.source === b.source &&
   (a.source !== "response" || b.source !== "response" || a.userId === b.userId)
-
-export { isAnswered }
