@@ -113,6 +113,29 @@ describe("adjudication panel", () => {
     ])
   })
 
+  it("an own answer starts from the answer picked: spans marked in the field's text, settled as the reviewer's", async () => {
+    settled.length = 0
+    const entities = span()
+    const r = record({ text: TEXT }, {
+      responses: [
+        response(ALICE, "submitted", { entities: [{ label: "ORG", start: 9, end: 13 }] }),
+        response(BOB, "submitted", { entities: [{ label: "LOC", start: 17, end: 22 }] })
+      ]
+    })
+    const screen = panel(item(r, ["entities"], 0), [entities])
+    await userEvent.keyboard("1")
+    await userEvent.keyboard("o")
+    const own = screen.getByRole("radiogroup", { name: "Your answer to Entities" })
+    await expect.element(own.getByRole("radio", { name: "ORG" })).toHaveAttribute("aria-checked", "true")
+    // The span editor shows alice's span, to keep or change.
+    await expect.element(screen.getByText("Acme", { exact: true })).toBeVisible()
+    await screen.getByRole("button", { name: /Settle/ }).click()
+    await expect.poll(() => settled.length).toBe(1)
+    expect(settled[0]).toEqual([
+      { question: "entities", value: [{ label: "ORG", start: 9, end: 13 }], source: "reviewer", source_user_id: null, note: null }
+    ])
+  })
+
   it("shows a settled question's final answer with who settled it, from what, and the note", async () => {
     const sentiment = label()
     const r = record({ text: TEXT }, {
