@@ -175,7 +175,7 @@ const main = async (browser: Browser, url: string) => {
   await page.goto(`${url}/dataset/${datasetId}/annotation-mode`)
   await page.getByRole("button", { name: "Review" }).click()
   await page.locator(".review-panel").waitFor()
-  await page.getByLabel("Show").selectOption("disagreement")
+  await page.getByLabel("Review queue", { exact: true }).selectOption("disagreement")
   await until("a disagreement", async () => (await page.locator(".review-panel").innerText()).includes("Disagreement"))
   await shoot(page, "review")
   await page.goto(`${url}/dataset/${datasetId}/team`)
