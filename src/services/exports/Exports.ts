@@ -1,9 +1,9 @@
 /**
  * `POST /api/gloss/datasets/{id}/exports` and `GET /api/gloss/exports/{id}/file` (a Gloss extension): a job writes
  * the dataset's records (all, or those a search matches for the caller) with their final answers into a file in one
- * of the formats of `domain/Export.ts` (`src/transfer/exportWriter.ts`), on a temporary local file, then stores it in the database in chunks
- * (`ExportFilesRepo`), so that any server can serve what any worker wrote. The download streams the chunks one by
- * one. A file lives `EXPORT_LIFETIME_HOURS`; each new export deletes the expired ones.
+ * of the formats of `domain/Export.ts` (`src/transfer/exportWriter.ts`), on a temporary local file, then stores it
+ * in the database in chunks (`ExportFilesRepo`), so that any server can serve what any worker wrote. The download
+ * streams the chunks one by one. A file lives `EXPORT_LIFETIME_HOURS`; each new export deletes the expired ones.
  */
 import { open } from "node:fs/promises"
 import { Chunk, Duration, Effect, Either, Option, Schema, Stream } from "effect"
@@ -224,7 +224,9 @@ export class Exports extends Effect.Service<Exports>()("Gloss/Exports", {
               done,
               total: Math.max(total, done),
               failed: skipped,
-              errors: plan === undefined || skipped === 0 ? [] : [{ id: plan.question?.name ?? "final answers", detail: skippedReason(plan, skipped) }]
+              errors: plan === undefined || skipped === 0
+                ? []
+                : [{ id: plan.question?.name ?? "final answers", detail: skippedReason(plan, skipped) }]
             }
             return job.report(progress)
           }
