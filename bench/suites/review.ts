@@ -6,6 +6,7 @@
  * (`POST …/review/records`), each three times, and accepting every unanimous answer once
  * (`POST …/final-answers/accept-agreed`), on SQLite and PostgreSQL. `--records N` runs it small.
  */
+import * as fs from "node:fs"
 import type { SuiteOptions } from "../run.js"
 import { api } from "../lib/http.js"
 import { BENCH_API_KEY, startGloss } from "../lib/processes.js"
@@ -41,10 +42,31 @@ const gloss = (baseUrl: string) => async (method: string, path: string, body?: u
   return JSON.parse(text)
 }
 
-const timed = async <A>(work: () => Promise<A>) => {
+/** CPU seconds (user + system) the process has used so far, from /proc (Linux); 0 elsewhere. */
+const cpuSecondsOf = (pid: number | undefined): number => {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+    // utime and stime, the 14th and 15th fields of the line (the 12th and 13th after the command's name).
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+  } catch {
+    return 0
+  }
+}
+const CLOCK_TICKS = 100
+
+/**
+ * Wall-clock seconds from the client, and the server's CPU seconds over the same call: on a machine other work
+ * loads, the CPU seconds say what the call costs, the wall clock what a user waited.
+ */
+const timed = async <A>(pid: number | undefined, work: () => Promise<A>) => {
   const started = performance.now()
+  const cpu = cpuSecondsOf(pid)
   const result = await work()
-  return { seconds: Number(((performance.now() - started) / 1000).toFixed(3)), result }
+  return {
+    seconds: Number(((performance.now() - started) / 1000).toFixed(3)),
+    cpuSeconds: Number((cpuSecondsOf(pid) - cpu).toFixed(2)),
+    result
+  }
 }
 
 const run = async (total: number, env: Record<string, string>) => {
@@ -86,7 +108,8 @@ const run = async (total: number, env: Record<string, string>) => {
       await owner("POST", `/workspaces/${workspace.id}/users`, { user_id: user.id })
       annotators.push(user.id)
     }
-    const ingest = await timed(async () => {
+    const pid = server.child.pid
+    const ingest = await timed(pid, async () => {
       for (let from = 0; from < total; from += BATCH) {
         const items = Array.from({ length: Math.min(BATCH, total - from) }, (_, k) => {
           const i = from + k
@@ -100,26 +123,30 @@ const run = async (total: number, env: Record<string, string>) => {
       }
     })
     const agreement: Array<number> = []
+    const agreementCpu: Array<number> = []
     let report: { records: number; questions: ReadonlyArray<{ question: string; records_compared: number }> } | undefined
     for (let n = 0; n < 3; n++) {
-      const { result, seconds } = await timed(() => review("POST", `/datasets/${dataset.id}/agreement`, {}))
+      const { cpuSeconds, result, seconds } = await timed(pid, () => review("POST", `/datasets/${dataset.id}/agreement`, {}))
       agreement.push(seconds)
+      agreementCpu.push(cpuSeconds)
       report = result as typeof report
     }
     if (report?.records !== total || report.questions.some((q) => q.records_compared !== total)) {
       throw new Error(`the agreement report did not cover ${total} records: ${JSON.stringify(report).slice(0, 300)}`)
     }
     const queue: Array<number> = []
+    const queueCpu: Array<number> = []
     let page: { total: number; items: ReadonlyArray<unknown> } | undefined
     for (let n = 0; n < 3; n++) {
-      const { result, seconds } = await timed(() =>
+      const { cpuSeconds, result, seconds } = await timed(pid, () =>
         review("POST", `/datasets/${dataset.id}/review/records?limit=50`, { queue: "disagreement", order: "least_agreement" })
       )
       queue.push(seconds)
+      queueCpu.push(cpuSeconds)
       page = result as typeof page
     }
     if (page === undefined || page.items.length !== Math.min(50, page.total)) throw new Error("the queue page is short")
-    const accept = await timed(() => review("POST", `/datasets/${dataset.id}/final-answers/accept-agreed`, {}))
+    const accept = await timed(pid, () => review("POST", `/datasets/${dataset.id}/final-answers/accept-agreed`, {}))
     const accepted = accept.result as { settled: number; records: number }
     if (accepted.settled === 0) throw new Error("accept-agreed settled nothing")
     return {
@@ -127,9 +154,12 @@ const run = async (total: number, env: Record<string, string>) => {
       answers: total * 3,
       ingestSeconds: Number(ingest.seconds.toFixed(1)),
       agreementSeconds: agreement,
+      agreementCpuSeconds: agreementCpu,
       queuePageSeconds: queue,
+      queuePageCpuSeconds: queueCpu,
       queueDisagreements: page.total,
       acceptAgreedSeconds: accept.seconds,
+      acceptAgreedCpuSeconds: accept.cpuSeconds,
       acceptedFinalAnswers: accepted.settled,
       acceptedRecords: accepted.records,
       peakRssMB: Math.round(server.peakRss() / 2 ** 20)
