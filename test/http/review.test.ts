@@ -370,6 +370,11 @@ for (const dialect of dialects) {
           yield* admin.client.review.settle({ path: { id: r3! }, payload: { items: [{ question: "label", value: "a", source: "reviewer" }] } })
           const accept = (payload: Json) =>
             admin.client.review.acceptAgreed({ path: { id: datasetId }, payload: { min_answers: 2, ...payload } })
+          // A search narrows it: r1's answers differ, so nothing there.
+          const only = (ids: ReadonlyArray<string>) => ({
+            filters: { and: [{ type: "terms", scope: { entity: "record", property: "external_id" }, values: ids }] }
+          })
+          expect(yield* accept({ query: only(["r1"]) })).toEqual({ settled: 0, records: 0 })
           expect(yield* accept({})).toEqual({ settled: 2, records: 1 })
           const finals = yield* admin.client.review.finalAnswers({ path: { id: r0! } })
           expect(finals.items.map((f) => [f.question, f.value, f.source, f.settled_by, f.source_user_id])).toEqual([
