@@ -11,22 +11,12 @@ import * as os from "node:os"
 import type { SuiteOptions } from "../run.js"
 import type { AgreementQuestion } from "../../src/domain/Review.js"
 import { type AgreementUnit, questionAgreement, recordAgreement } from "../../src/services/review/agreement/index.js"
+import { seeded } from "../../src/services/review/agreement/seeded.js"
 
 const TARGET_SECONDS = 3
 const ANNOTATORS = 3
 const RUNS = 3
 
-/** mulberry32: the same data on every run. */
-const seeded = (seed: number): (() => number) => {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
 
 const random = seeded(42)
 const below = (n: number) => Math.floor(random() * n)

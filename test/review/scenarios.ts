@@ -6,6 +6,7 @@
  */
 import type { AgreementQuestion } from "../../src/domain/Review.js"
 import type { QuestionSettings } from "../../src/domain/Question.js"
+import { seeded } from "../../src/services/review/agreement/seeded.js"
 
 export interface Scenario {
   readonly name: string
@@ -18,16 +19,6 @@ export interface Scenario {
 export const userId = (i: number) => `00000000-0000-4000-8000-${String(i + 1).padStart(12, "0")}`
 export const username = (i: number) => `ann-${String(i).padStart(2, "0")}`
 
-export const seeded = (seed: number): (() => number) => {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
 
 type Random = () => number
 const pick = <A>(random: Random, items: ReadonlyArray<A>): A => items[Math.floor(random() * items.length)] as A

@@ -14,6 +14,7 @@
 import { orderDistance } from "./distances.js"
 import { defined, type Estimate, NO_COMPARED, ONE_VALUE, undefinedBecause } from "./figures.js"
 import { unitCount, type Units, valueCounts } from "./units.js"
+import { seeded } from "./seeded.js"
 
 export type Metric =
   | { readonly kind: "nominal" }
@@ -271,14 +272,3 @@ const ordered = (
   return alphaOf(disagreement / n, expected / (2 * pairs) / (n * (n - 1)))
 }
 
-/** mulberry32: a small, fast generator with a fixed seed, so a sampled figure is reproducible. */
-const seeded = (seed: number): (() => number) => {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
