@@ -76,20 +76,14 @@ fi
 # Python tools in .venv at the repository's root (git-ignored): Schemathesis for test/fuzz
 # (scripts/fuzz-requirements.txt), the Argilla SDK with pytest for test/compat (test/compat/requirements.txt), and the
 # reference statistics and training tools the review tests check Gloss against (scripts/review-requirements.txt).
-# Every line is pinned `name==version`; pip runs only when one of those versions is not installed yet.
+# Every line is pinned `name==version`; the venv is built once per set of pins, in a cache outside the repository
+# (scripts/python-venv.sh).
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 python_requirements=("$root/scripts/fuzz-requirements.txt" "$root/test/compat/requirements.txt" "$root/scripts/review-requirements.txt")
 schemathesis_version=$(sed -n 's/^schemathesis==//p' "$root/scripts/fuzz-requirements.txt")
-venv_missing=()
-while read -r pin; do
-  name=$(echo "${pin%%==*}" | tr '-' '_')
-  compgen -G "$root/.venv/lib/python3*/site-packages/${name}-${pin##*==}.dist-info" >/dev/null || venv_missing+=("$pin")
-done < <(grep -hE '^[A-Za-z0-9_.-]+==' "${python_requirements[@]}")
-if [ ${#venv_missing[@]} -gt 0 ]; then
-  echo "services: installing ${venv_missing[*]} into $root/.venv"
-  [ -x "$root/.venv/bin/pip" ] || python3 -m venv "$root/.venv"
-  "$root/.venv/bin/pip" install --quiet --disable-pip-version-check "${python_requirements[@]/#/-r}"
-fi
+# shellcheck source=scripts/python-venv.sh
+source "$root/scripts/python-venv.sh"
+python_venv "$root/.venv" services "${python_requirements[@]}"
 
 echo "services: PostgreSQL at postgres://gloss:gloss@127.0.0.1:5432/gloss, Redis at redis://127.0.0.1:6379 (a Cluster at redis://127.0.0.1:7000), Chromium at $(command -v chromium), Schemathesis ${schemathesis_version} and argilla $(sed -n 's/^argilla==//p' "$root/test/compat/requirements.txt") in $root/.venv"
 

@@ -15,6 +15,12 @@ import { inSample } from "../../src/services/review/sample.js"
 
 type Json = Record<string, any>
 
+/**
+ * Each test seeds a dataset with five users and records, then makes a few dozen calls: about a second and a half
+ * alone, but a full run's other files share the two cores and made one take over 30 s.
+ */
+const TEST_TIMEOUT = 120_000
+
 const LABELS = ["a", "b", "c"]
 
 /**
@@ -114,7 +120,7 @@ for (const dialect of dialects) {
           expect(removed.user_id).toBe(rita.user.id)
           yield* expectFailure(rita.client.review.finalAnswers({ path: { id: record } }), "Forbidden")
           yield* expectFailure(owner.review.removeReviewer({ path: { id: w.id, user_id: rita.user.id } }), "NotFound")
-        }))
+        }), TEST_TIMEOUT)
 
       it.effect("review rights need membership, and go when the member leaves the workspace", () =>
         Effect.gen(function*() {
@@ -140,7 +146,7 @@ for (const dialect of dialects) {
           )
           expect(yield* owner.review.mine()).toEqual({ all: true, workspace_ids: [] })
           expect(yield* admin.client.review.mine()).toEqual({ all: false, workspace_ids: [w.id] })
-        }))
+        }), TEST_TIMEOUT)
 
       it.effect("final answers: settled, re-settled, read and removed; values checked as a response's", () =>
         Effect.gen(function*() {
@@ -197,7 +203,7 @@ for (const dialect of dialects) {
           )
           // Annotators answer blind: no final answers for them.
           yield* expectFailure(alice.client.review.finalAnswers({ path: { id } }), "Forbidden")
-        }))
+        }), TEST_TIMEOUT)
 
       it.effect("deleting a record deletes its final answers", () =>
         Effect.gen(function*() {
@@ -210,7 +216,7 @@ for (const dialect of dialects) {
           expect(deleted.status).toBe(200)
           yield* expectFailure(admin.client.review.finalAnswers({ path: { id: first! } }), "NotFound")
           expect((yield* admin.client.review.finalAnswers({ path: { id: second! } })).items).toHaveLength(1)
-        }))
+        }), TEST_TIMEOUT)
 
       it.effect("agreement: a hand-made label question's figures, records compared, single and unanswered", () =>
         Effect.gen(function*() {
@@ -235,7 +241,7 @@ for (const dialect of dialects) {
           const all = yield* admin.client.review.agreement({ path: { id: datasetId }, payload: {} })
           expect(all.questions.map((q) => q.question)).toEqual(["label", "rating", "topics", "note"])
           expect(all.questions[1]).toMatchObject({ records_compared: 0, records_unanswered: 6 })
-        }))
+        }), TEST_TIMEOUT)
 
       it.effect("agreement: perfect agreement is α = 1; a search narrows the records; errors", () =>
         Effect.gen(function*() {
@@ -273,7 +279,7 @@ for (const dialect of dialects) {
           // A named reviewer reads it.
           yield* (yield* ownerClient).review.addReviewer({ path: { id: w.id }, payload: { user_id: rita.user.id } })
           expect((yield* rita.client.review.agreement({ path: { id: datasetId }, payload: {} })).records).toBe(4)
-        }))
+        }), TEST_TIMEOUT)
 
       it.effect("queue: counts, least agreement first, disagreements, settled and unsettled, annotator and question", () =>
         Effect.gen(function*() {
@@ -333,7 +339,7 @@ for (const dialect of dialects) {
             payload: { queue: "all", order: "inserted_at" }
           })
           expect(asReviewer.items.map((i) => i.record.responses?.length)).toEqual([3, 3, 3, 1, 2])
-        }))
+        }), TEST_TIMEOUT)
 
       it.effect("queue: a stable sample, the same for the same seed", () =>
         Effect.gen(function*() {
@@ -356,7 +362,7 @@ for (const dialect of dialects) {
           expect(first.length).toBeLessThan(40)
           expect(yield* sample("s2", 30)).not.toEqual(first)
           expect(yield* sample("s1", 100)).toEqual(recordIds)
-        }))
+        }), TEST_TIMEOUT)
 
       it.effect("accept agreed: unanimous answers become final answers, once; settled questions are left alone", () =>
         Effect.gen(function*() {
@@ -391,7 +397,7 @@ for (const dialect of dialects) {
           expect((yield* admin.client.review.finalAnswers({ path: { id: r2! } })).items.map((f) => f.value)).toEqual(["b"])
           yield* expectFailure(accept({ questions: ["nope"] }), "Unprocessable")
           yield* expectFailure(alice.client.review.acceptAgreed({ path: { id: datasetId }, payload: { min_answers: 2 } }), "Forbidden")
-        }))
+        }), TEST_TIMEOUT)
     })
   })
 }
