@@ -31,7 +31,10 @@ const isOrder = (value: string | null): value is ReviewQueueOrder => REVIEW_ORDE
 
 export const DEFAULT_SAMPLE_PERCENT = 10
 
-/** The review queue as the URL holds it: `review_queue`, `review_order`, `review_sample`, `review_seed`, `review_annotator`. */
+/**
+ * The review queue as the URL holds it: `review_queue`, `review_order`, `review_sample`, `review_seed`,
+ * `review_annotator`, `review_question`.
+ */
 export interface ReviewView {
   readonly queue: ReviewQueueKind
   readonly order: ReviewQueueOrder
@@ -39,6 +42,8 @@ export interface ReviewView {
   readonly samplePercent: number
   readonly seed: string | undefined
   readonly annotator: UserId | undefined
+  /** Agreement and disagreements of this question only (the agreement page's per-question links). */
+  readonly question: string | undefined
 }
 
 const percentOf = (raw: string | null): number => {
@@ -51,12 +56,14 @@ export const reviewViewFromUrl = (search: URLSearchParams): ReviewView => {
   const order = search.get("review_order")
   const seed = search.get("review_seed")
   const annotator = search.get("review_annotator")
+  const question = search.get("review_question")
   return {
     queue: isQueueKind(queue) ? queue : "all",
     order: isOrder(order) ? order : "least_agreement",
     samplePercent: percentOf(search.get("review_sample")),
     seed: seed === null || seed === "" ? undefined : seed,
-    annotator: Option.getOrUndefined(Schema.decodeUnknownOption(UserId)(annotator))
+    annotator: Option.getOrUndefined(Schema.decodeUnknownOption(UserId)(annotator)),
+    question: question === null || question === "" ? undefined : question
   }
 }
 
@@ -68,6 +75,7 @@ export const NO_REVIEW_PARAMS: Readonly<Record<string, undefined>> = {
   review_sample: undefined,
   review_seed: undefined,
   review_annotator: undefined,
+  review_question: undefined,
   review_show: undefined
 }
 
@@ -95,6 +103,7 @@ export const queueRequest = (view: ReviewView, query: QueueQuery): ReviewQueueRe
     order: view.order,
     ...(view.queue === "sample" ? { sample_percent: view.samplePercent, seed: view.seed ?? null } : {}),
     ...(view.annotator === undefined ? {} : { annotator: view.annotator }),
+    ...(view.question === undefined ? {} : { question: view.question }),
     ...(search === undefined ? {} : { query: search })
   }
 }

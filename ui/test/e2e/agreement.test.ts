@@ -246,6 +246,31 @@ describe.skipIf(!hasChromium)("the agreement page, end to end", () => {
     await owner.context().close()
   }, 180_000)
 
+  it("a question's disagreement count opens review mode on that question's disagreements", async () => {
+    const expected = questionOf((await report()).questions, "topics")
+    expect(expected.records_disagreeing).toBeGreaterThan(0)
+    const owner = await api(OWNER.apiKey)
+    const queue = await run(owner.review.queue({
+      path: { id: seeded.datasetId },
+      urlParams: { offset: 0, limit: 50 },
+      payload: { queue: "disagreement", order: "least_agreement", question: "topics" }
+    }))
+    expect(queue.total).toBe(expected.records_disagreeing)
+    expect(queue.items.every((item) => item.disagreements.includes("topics"))).toBe(true)
+
+    const page = await signedIn(`/dataset/${seeded.datasetId}/agreement`, OWNER.username, OWNER.password)
+    await section(page, "topics").getByRole("link", { name: /records disagree on/ }).click()
+    await page.waitForURL(/review_question=topics/)
+    const toolbar = page.getByRole("group", { name: "Which records to review" })
+    await expect.poll(() => toolbar.innerText()).toContain("Question: topics")
+    await expect.poll(() => page.getByRole("navigation", { name: "Records to review" }).innerText())
+      .toContain(`of ${expected.records_disagreeing}`)
+    // "All questions" widens the queue back to every question's disagreements.
+    await toolbar.getByRole("button", { name: "All questions" }).click()
+    await expect.poll(() => new URL(page.url()).searchParams.get("review_question")).toBeNull()
+    await page.context().close()
+  }, 120_000)
+
   it("the export dialog offers CoNLL for the span question, DPO not at all, and downloads the settled spans", async () => {
     const owner = await api(OWNER.apiKey)
     const record = seeded.records[0]

@@ -34,7 +34,8 @@ describe("review queue in the URL", () => {
       order: "least_agreement",
       samplePercent: 10,
       seed: undefined,
-      annotator: undefined
+      annotator: undefined,
+      question: undefined
     })
   })
 
@@ -42,7 +43,14 @@ describe("review queue in the URL", () => {
     const view = reviewViewFromUrl(new URLSearchParams(
       `review_queue=sample&review_sample=25&review_seed=abc&review_annotator=${ALICE}&review_order=inserted_at`
     ))
-    expect(view).toEqual({ queue: "sample", order: "inserted_at", samplePercent: 25, seed: "abc", annotator: ALICE })
+    expect(view).toEqual({
+      queue: "sample",
+      order: "inserted_at",
+      samplePercent: 25,
+      seed: "abc",
+      annotator: ALICE,
+      question: undefined
+    })
     expect(queueRequest(view, { queue: "pending", text: "", metadata: {} })).toEqual({
       queue: "sample",
       order: "inserted_at",
@@ -51,7 +59,14 @@ describe("review queue in the URL", () => {
       annotator: ALICE
     })
     const odd = reviewViewFromUrl(new URLSearchParams("review_queue=mine&review_sample=250&review_annotator=alice&review_order=x"))
-    expect(odd).toEqual({ queue: "all", order: "least_agreement", samplePercent: 10, seed: undefined, annotator: undefined })
+    expect(odd).toEqual({
+      queue: "all",
+      order: "least_agreement",
+      samplePercent: 10,
+      seed: undefined,
+      annotator: undefined,
+      question: undefined
+    })
   })
 
   it("sends the sample's size only for the sample, and the search when one narrows", () => {
@@ -61,6 +76,17 @@ describe("review queue in the URL", () => {
       order: "least_agreement",
       query: { query: { text: { q: "late" } } }
     })
+  })
+
+  it("narrows to one question when the agreement page links to its disagreements", () => {
+    const view = reviewViewFromUrl(new URLSearchParams("review_queue=disagreement&review_question=sentiment"))
+    expect(view.question).toBe("sentiment")
+    expect(queueRequest(view, { queue: "submitted", text: "", metadata: {} })).toEqual({
+      queue: "disagreement",
+      order: "least_agreement",
+      question: "sentiment"
+    })
+    expect(reviewViewFromUrl(new URLSearchParams("review_question=")).question).toBeUndefined()
   })
 })
 

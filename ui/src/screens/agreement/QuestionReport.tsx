@@ -148,7 +148,7 @@ export const QuestionReport = (props: {
           <dt>Disagreeing</dt>
           <dd>
             {report.records_disagreeing === 0 ? "0" : (
-              <Link to={disagreementsLink(props.datasetId)}>
+              <Link to={disagreementsLink(props.datasetId, report.question)}>
                 {report.records_disagreeing}
                 <span className="visually-hidden"> records disagree on {props.title}: review them</span>
               </Link>

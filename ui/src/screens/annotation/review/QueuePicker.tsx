@@ -1,7 +1,8 @@
 /**
  * Which records review mode goes through: all answered, disagreements, unsettled, settled or a random sample (its
  * size and seed in the URL, so the same link gives the same sample), one annotator's records or everyone's, least
- * agreement first or in insertion order. The counts are the server's, from the queue's first page.
+ * agreement first or in insertion order, and one question's disagreements when the agreement page linked to them.
+ * The counts are the server's, from the queue's first page.
  */
 import type { ReviewQueueKind, ReviewQueuePage } from "../../../../../src/domain/Review.js"
 import { newSeed, REVIEW_QUEUES, type ReviewView } from "../../../data/reviewQuery.js"
@@ -90,6 +91,14 @@ export const QueuePicker = ({ annotators, page, view }: Props) => {
           {people.map(([id, name]) => <option key={id} value={id}>Review {name}’s answers</option>)}
         </select>
       </span>
+      {view.question === undefined ? null : (
+        <span className="review-control">
+          <span>Question: <strong>{view.question}</strong></span>
+          <button type="button" className="secondary" onClick={() => setSearch({ review_question: undefined, review_at: undefined })}>
+            All questions
+          </button>
+        </span>
+      )}
       <span className="review-control">
         <label htmlFor="review-order">Order</label>
         <select
