@@ -17,6 +17,7 @@ import { MeGroup } from "./groups/Me.js"
 import { OAuth2Group } from "./groups/OAuth2.js"
 import { ProgressGroup } from "./groups/Progress.js"
 import { RecordsGroup } from "./groups/Records.js"
+import { AssignmentGroup } from "./groups/Assignment.js"
 import { ReviewGroup } from "./groups/Review.js"
 import { ResponsesGroup } from "./groups/Responses.js"
 import { SearchGroup } from "./groups/Search.js"
@@ -59,6 +60,7 @@ export class Api extends HttpApi.make("gloss")
   .add(AccountGroup.prefix("/api/gloss"))
   .add(ExportsGroup.prefix("/api/gloss"))
   .add(ReviewGroup.prefix("/api/gloss"))
+  .add(AssignmentGroup.prefix("/api/gloss"))
   .annotate(OpenApi.Title, "Gloss API")
   .annotate(OpenApi.Description, "Annotation server, wire-compatible with Argilla's /api/v1")
 {}

@@ -30,6 +30,7 @@ import { OAuth2Live } from "./handlers/OAuth2.js"
 import { ProgressLive } from "./handlers/Progress.js"
 import { RecordsLive } from "./handlers/Records.js"
 import { ResponsesLive } from "./handlers/Responses.js"
+import { AssignmentLive } from "./handlers/Assignment.js"
 import { ReviewLive } from "./handlers/Review.js"
 import { SearchLive } from "./handlers/Search.js"
 import { SetupLive } from "./handlers/Setup.js"
@@ -73,7 +74,8 @@ const GroupsLive = Layer.mergeAll(
   InvitationsLive,
   AccountLive,
   ExportsLive,
-  ReviewLive
+  ReviewLive,
+  AssignmentLive
 ).pipe(
   Layer.provide(AuthenticationLive),
   Layer.provide([Auth.Default, OAuth.Default, Users.Default, Workspaces.Default, Setup.Default, Invitations.Default, Account.Default])

@@ -55,6 +55,9 @@ const rows = {
   // services/review/ReviewRights.ts checks on top of this row. Who names reviewers: owners and member admins.
   "review.read": { admin: "member", annotator: "no" },
   "review.manageReviewers": { admin: "member", annotator: "no" },
+  // Assignment (a Gloss extension, services/assignment/): assigning records, quotas, priorities, queue settings and
+  // everyone's share of the work. Reading one's own queue is `records.searchOwn`.
+  "assignment.manage": { admin: "member", annotator: "no" },
   // jobs and webhooks; whoever started a job may read it too (services/jobs/Jobs.ts)
   "jobs.read": { admin: "yes", annotator: "no" },
   "webhooks.manage": { admin: "no", annotator: "no" }

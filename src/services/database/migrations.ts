@@ -20,6 +20,7 @@ import m0014 from "./migrations/0014_invitations.js"
 import m0015 from "./migrations/0015_export_files.js"
 import m0016 from "./migrations/0016_argilla_migrations.js"
 import m0017 from "./migrations/0017_review.js"
+import m0018 from "./migrations/0018_assignment.js"
 
 /** By name; exported so that tests can bring a database to an earlier schema. */
 export const migrations = {
@@ -38,7 +39,8 @@ export const migrations = {
   "0014_invitations": m0014,
   "0015_export_files": m0015,
   "0016_argilla_migrations": m0016,
-  "0017_review": m0017
+  "0017_review": m0017,
+  "0018_assignment": m0018
 }
 const LATEST = Math.max(...Object.keys(migrations).map((name) => Number.parseInt(name, 10)))
 

@@ -7,12 +7,16 @@
  * - metadata: every key to those granted `metadata.readHidden` (owners, member admins); anyone else sees only the
  *   keys of properties marked `visible_for_annotators`: hidden properties and undeclared ("extra") keys are left
  *   out, and a search cannot filter or sort on them (they resolve as if they did not exist).
+ * - suggestions, in a blind dataset (queue settings, src/services/assignment/): those not granted
+ *   `responses.readOthers` see a record's suggestions only once they have submitted or discarded their own answer
+ *   to it, and cannot search on suggestions; review reads (`annotating = false`) are not blind.
  */
 import { Effect } from "effect"
 import { Forbidden } from "../../domain/Errors.js"
 import type { UserId } from "../../domain/Ids.js"
 import type { User } from "../../domain/User.js"
 import type { DatasetRow } from "./rows.js"
+import { QueueSettingsRepo } from "./QueueSettingsRepo.js"
 import { SettingsRepo } from "./SettingsRepo.js"
 import { Policy } from "../Policy.js"
 import type { IndexSchema } from "../search/Query.js"
@@ -22,6 +26,8 @@ export interface Viewer {
   readonly responsesOf: UserId | undefined
   /** The metadata keys shown: these property names, or every key (declared or not) when undefined. */
   readonly metadataKeys: ReadonlySet<string> | undefined
+  /** Blind mode: suggestions are shown to this user only on records they have submitted or discarded. */
+  readonly suggestionsHiddenFrom?: UserId | undefined
 }
 
 /**
@@ -56,6 +62,7 @@ export class Viewers extends Effect.Service<Viewers>()("Gloss/Viewers", {
   effect: Effect.gen(function*() {
     const policy = yield* Policy
     const settings = yield* SettingsRepo
+    const queueSettings = yield* QueueSettingsRepo
 
     /** Whether `actor` sees the properties of `dataset` hidden from annotators. */
     const readsHiddenMetadata = (actor: User, dataset: DatasetRow) =>
@@ -66,8 +73,11 @@ export class Viewers extends Effect.Service<Viewers>()("Gloss/Viewers", {
       Effect.flatMap(readsHiddenMetadata(actor, dataset), (readsHidden) =>
         propertyShown(readsHidden)(property) ? Effect.void : Effect.fail(Forbidden.operationNotAllowed()))
 
-    /** How `actor` sees the records of `dataset`; `mine` for the caller-scoped search. */
-    const of = Effect.fn("Viewers.of")(function*(actor: User, dataset: DatasetRow, mine = false) {
+    /**
+     * How `actor` sees the records of `dataset`; `mine` for the caller-scoped search; `annotating` false for review,
+     * which blind mode does not apply to.
+     */
+    const of = Effect.fn("Viewers.of")(function*(actor: User, dataset: DatasetRow, mine = false, annotating = true) {
       const [readsOthers, readsHidden] = yield* Effect.all([
         policy.can(actor, "responses.readOthers", dataset.workspace_id),
         readsHiddenMetadata(actor, dataset)
@@ -76,12 +86,13 @@ export class Viewers extends Effect.Service<Viewers>()("Gloss/Viewers", {
         responsesOf: mine || !readsOthers ? actor.id : undefined,
         metadataKeys: readsHidden
           ? undefined
-          : new Set((yield* settings.metadataProperties.listByDataset(dataset.id)).filter(propertyShown(false)).map((p) => p.name))
+          : new Set((yield* settings.metadataProperties.listByDataset(dataset.id)).filter(propertyShown(false)).map((p) => p.name)),
+        suggestionsHiddenFrom: annotating && !readsOthers && (yield* queueSettings.of(dataset.id)).blind ? actor.id : undefined
       }
       return viewer
     })
 
     return { of, readsHiddenMetadata, requireShown } as const
   }),
-  dependencies: [Policy.Default, SettingsRepo.Default]
+  dependencies: [Policy.Default, SettingsRepo.Default, QueueSettingsRepo.Default]
 }) {}

@@ -30,6 +30,11 @@ interface Page {
 
 const invalid = (detail: string) => new Unprocessable({ detail })
 
+/** Whether a search body filters or sorts on suggestions (which blind mode hides from annotators). */
+const searchesSuggestions = (body: SearchRecordsQuery): boolean =>
+  (body.filters?.and ?? []).some((filter) => filter.scope.entity === "suggestion") ||
+  (body.sort ?? []).some((order) => order.scope.entity === "suggestion")
+
 /** The seconds as people write them: "15", "0.5". */
 const seconds = (value: number) => String(Number(value.toFixed(3)))
 
@@ -77,6 +82,11 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
         )
         if (dataset.status !== "ready") return { dataset, prepared: Option.none() }
         const viewer = yield* viewers.of(actor, dataset, mine)
+        if (viewer.suggestionsHiddenFrom !== undefined && searchesSuggestions(body)) {
+          return yield* invalid(
+            "This dataset is blind: suggestions are hidden until you submit, so a search cannot filter or sort on them"
+          )
+        }
         const reference = yield* Either.mapLeft(vectorReference(body), invalid)
         let referenceVector: ReadonlyArray<number> | undefined
         if (reference !== undefined) {

@@ -13,7 +13,8 @@ import { DatasetSchemas } from "../datasets/DatasetSchemas.js"
 import { parseIds, Records } from "./Records.js"
 import { RecordsRepo } from "./RecordsRepo.js"
 import { suggestionRows } from "./suggestionRows.js"
-import { toSuggestion } from "./views.js"
+import { RecordViews, toSuggestion } from "./views.js"
+import { Viewers } from "../datasets/viewer.js"
 
 /** Model (or human) pre-answers, at most one per question per record. */
 export class Suggestions extends Effect.Service<Suggestions>()("Gloss/Suggestions", {
@@ -25,10 +26,13 @@ export class Suggestions extends Effect.Service<Suggestions>()("Gloss/Suggestion
     const schemas = yield* DatasetSchemas
     const db = yield* Database
     const index = yield* SearchIndex
+    const viewers = yield* Viewers
+    const views = yield* RecordViews
 
     const list = Effect.fn("Suggestions.list")(function*(actor: User, recordId: RecordId) {
-      const { record } = yield* records.access(actor, recordId, "records.read")
-      return (yield* answers.suggestionsOf([record.id])).map(toSuggestion)
+      const { dataset, record } = yield* records.access(actor, recordId, "records.read")
+      const viewer = yield* viewers.of(actor, dataset)
+      return (yield* views.seenSuggestions(viewer, yield* answers.suggestionsOf([record.id]))).map(toSuggestion)
     })
 
     /** Creates or replaces the record's suggestion for the question; says which it was (201 or 200). */
@@ -74,6 +78,8 @@ export class Suggestions extends Effect.Service<Suggestions>()("Gloss/Suggestion
     Datasets.Default,
     DatasetSchemas.Default,
     SearchIndex.Default,
-    Database.Default
+    Database.Default,
+    Viewers.Default,
+    RecordViews.Default
   ]
 }) {}

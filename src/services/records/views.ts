@@ -70,21 +70,37 @@ export class RecordViews extends Effect.Service<RecordViews>()("Gloss/RecordView
   effect: Effect.gen(function*() {
     const answers = yield* AnswersRepo
 
+    /**
+     * Blind mode: of `suggestions`, those on records `viewer` may see them on (where their own answer is submitted
+     * or discarded); all of them when the viewer is not blind.
+     */
+    const seenSuggestions = (viewer: Viewer, suggestions: ReadonlyArray<SuggestionRow>, mine?: ReadonlyArray<ResponseRow>) =>
+      Effect.gen(function*() {
+        const blindTo = viewer.suggestionsHiddenFrom
+        if (blindTo === undefined || suggestions.length === 0) return suggestions
+        const own = mine ?? (yield* answers.responsesOfUser([...new Set(suggestions.map((s) => s.record_id))], blindTo))
+        const answered = new Set(own.filter((r) => r.user_id === blindTo && r.status !== "draft").map((r) => r.record_id))
+        return suggestions.filter((s) => answered.has(s.record_id))
+      })
+
     /** The records with what `include` asks for, in the order given, as `viewer` sees them (see viewer.ts). */
     const show = (rows: ReadonlyArray<RecordRow>, include: Include, viewer: Viewer) =>
       Effect.gen(function*() {
         const ids = rows.map((row) => row.id)
         const onlyUser = viewer.responsesOf
+        const responses = include.responses
+          ? yield* (onlyUser === undefined ? answers.responsesOf(ids) : answers.responsesOfUser(ids, onlyUser))
+          : undefined
         return assemble(rows, include, {
-          responses: include.responses
-            ? yield* (onlyUser === undefined ? answers.responsesOf(ids) : answers.responsesOfUser(ids, onlyUser))
+          responses,
+          suggestions: include.suggestions
+            ? yield* seenSuggestions(viewer, yield* answers.suggestionsOf(ids), onlyUser === viewer.suggestionsHiddenFrom ? responses : undefined)
             : undefined,
-          suggestions: include.suggestions ? yield* answers.suggestionsOf(ids) : undefined,
           vectors: include.vectors === "none" ? undefined : yield* answers.vectorsOf(ids)
         }, viewer)
       })
 
-    return { show } as const
+    return { show, seenSuggestions } as const
   }),
   dependencies: [AnswersRepo.Default]
 }) {}

@@ -122,7 +122,7 @@ export class ReviewQueue extends Effect.Service<ReviewQueue>()("Gloss/ReviewQueu
       queue.sort(request.order === "least_agreement" ? byLeastAgreement : byInsertion)
       const shown = queue.slice(paging.offset, paging.offset + paging.limit)
       const ids = shown.map((e) => e.id)
-      const viewer = yield* viewers.of(actor, dataset)
+      const viewer = yield* viewers.of(actor, dataset, false, false)
       // Everyone's answers: what reviewing is for, to an annotator reviewer too (their metadata view stays theirs).
       const rows = yield* records.findByIds(datasetId, ids)
       const shownRecords = yield* views.show(rows, { responses: true, suggestions: true, vectors: "none" }, {

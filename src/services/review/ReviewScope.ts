@@ -51,7 +51,7 @@ export class ReviewScope extends Effect.Service<ReviewScope>()("Gloss/ReviewScop
         if (dataset.status !== "ready") return Option.some<ReadonlySet<RecordId>>(new Set())
         const engine = yield* SearchEngine
         const schema = yield* schemas.indexSchema(dataset.id)
-        const viewer = yield* viewers.of(actor, dataset)
+        const viewer = yield* viewers.of(actor, dataset, false, false)
         const text = query.query?.text
         const body: SearchRecordsQuery = { filters: query.filters ?? null, ...(text == null ? {} : { query: { text } }) }
         const resolved = yield* Either.mapLeft(
