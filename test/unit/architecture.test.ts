@@ -42,7 +42,7 @@ const folderOf = (file: string): string => {
 
 const APP_ASSEMBLY = /^(App|Workers|Bootstrap|Health)\.ts$/
 const INFRASTRUCTURE = /^services\/(database|search|jobs|webhooks|secrets)\//
-const FEATURES = /^services\/(auth|datasets|hub|oauth|records|users|workspaces)\//
+const FEATURES = /^services\/(account|assignment|auth|datasets|exports|hub|invitations|oauth|records|review|setup|users|workspaces)\//
 
 const RULES: ReadonlyArray<{ readonly rule: string; readonly from: RegExp; readonly forbidden: RegExp }> = [
   {
