@@ -6,7 +6,6 @@ import { QueryClient, queryOptions } from "@tanstack/react-query"
 import { Effect, Schema } from "effect"
 import { DatasetId, type MetadataPropertyId } from "../../../src/domain/Ids.js"
 import { call, isUnauthorized } from "./client.js"
-import { searchBody } from "./search.js"
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -99,9 +98,11 @@ export const myProgress = (id: DatasetId) =>
   })
 
 /**
- * How many records wait in the caller's Pending queue: the total of that queue's own search, so the Pending tab and
- * "Record n of N" count the same records. The metrics' `pending` (records less the caller's responses, as in
- * Argilla) also counts the records others completed under the task distribution, which the queue leaves out.
+ * How many records wait in the caller's Pending queue: the total of their own queue (assigned records, then the
+ * pool's), as the queue the annotation view walks counts them, so the Pending tab and "Record n of N" agree. Only
+ * looks (`reserve: false`): counting reserves nothing. The metrics' `pending` (records less the caller's responses,
+ * as in Argilla) also counts records others completed under the task distribution, records assigned to others and
+ * pool records others hold, none of which are in the caller's queue.
  */
 export const pendingQueue = (id: DatasetId) =>
   queryOptions({
@@ -109,10 +110,32 @@ export const pendingQueue = (id: DatasetId) =>
     queryFn: ({ signal }) =>
       call((c) =>
         Effect.map(
+          c.assignment.queue({ path: { id }, urlParams: { limit: 1 }, payload: { reserve: false } }),
+          (page) => ({ total: page.total, assigned: page.assigned, pool: page.pool, quotaLeft: page.quota_left })
+        ), signal)
+  })
+
+/**
+ * Records completed (by others, under the task distribution) that the caller has not answered: a search's total,
+ * so the progress panel says what those records are rather than leaving them out of every figure.
+ */
+export const completedByOthers = (id: DatasetId) =>
+  queryOptions({
+    queryKey: ["dataset", id, "progress", "completed-by-others"],
+    queryFn: ({ signal }) =>
+      call((c) =>
+        Effect.map(
           c.search.mine({
             path: { id },
             urlParams: { limit: 1 },
-            payload: searchBody({ queue: "pending", text: "", metadata: {} })
+            payload: {
+              filters: {
+                and: [
+                  { type: "terms", scope: { entity: "response", property: "status" }, values: ["pending"] },
+                  { type: "terms", scope: { entity: "record", property: "status" }, values: ["completed"] }
+                ]
+              }
+            }
           }),
           (page) => ({ total: page.total, relation: page.total_relation })
         ), signal)

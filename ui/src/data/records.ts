@@ -1,6 +1,8 @@
 /**
- * The annotation queue: the caller's records in one response status, searched with the contract's body
- * and loaded a page at a time, the next page fetched before it is needed. Records the user
+ * The annotation queue: the caller's records in one response status, loaded a page at a time, the next page fetched
+ * before it is needed. The Pending queue without a sort or "find similar" is the caller's own queue
+ * (`POST /api/gloss/me/datasets/{id}/queue`: assigned records, then the pool's, each with why it is there, the
+ * page's pool records reserved for the caller); any other view is the contract's search. Records the user
  * answers stay in the list (so "previous" still works) but are counted as having left the queue, which keeps
  * the offset of the next page right. Writes use the contract's calls: POST the first response, PUT later ones.
  */
@@ -8,9 +10,11 @@ import { useCallback, useEffect, useReducer, useRef } from "react"
 import type { DatasetId } from "../../../src/domain/Ids.js"
 import type { DatasetRecord } from "../../../src/domain/Record.js"
 import type { Response, ResponseStatus, ResponseValues } from "../../../src/domain/Response.js"
+import type { Suggestion } from "../../../src/domain/Suggestion.js"
 import type { UserId } from "../../../src/domain/Ids.js"
 import { call } from "./client.js"
-import { PAGE_SIZE, type Queue, type QueueQuery, searchBody } from "./search.js"
+import type { QueuePlace } from "./queue.js"
+import { PAGE_SIZE, type Queue, type QueueQuery, queueNarrowing, searchBody, usesQueue } from "./search.js"
 
 export { isQueue, type MetadataFilter, type Queue, type QueueQuery, QUEUES, type TermValue } from "./search.js"
 
@@ -61,6 +65,8 @@ interface State {
   readonly leftBeforeTotal: number
   /** each loaded record's `query_score` (a "find similar" search's similarity), by id */
   readonly scores: ReadonlyMap<string, number>
+  /** why each loaded record is in the caller's queue, by id (read from the queue only) */
+  readonly places: ReadonlyMap<string, QueuePlace>
   /** ids of loaded records the user has moved out of this queue */
   readonly left: ReadonlySet<string>
   readonly loading: boolean
@@ -76,13 +82,30 @@ type Action =
     readonly generation: number
     readonly items: ReadonlyArray<DatasetRecord>
     readonly scores: ReadonlyArray<readonly [string, number]>
+    readonly places: ReadonlyArray<readonly [string, QueuePlace]>
     readonly total: number
     readonly totalRelation: "eq" | "gte"
   }
   | { readonly _tag: "failed"; readonly generation: number; readonly error: unknown }
   | { readonly _tag: "replace"; readonly record: DatasetRecord; readonly inQueue: boolean }
+  | { readonly _tag: "reveal"; readonly id: string; readonly suggestions: ReadonlyArray<Suggestion> }
 
-const initial: State = { records: [], total: 0, totalRelation: "eq", leftBeforeTotal: 0, scores: new Map(), left: new Set(), loading: true, error: undefined, generation: 0 }
+const initial: State = {
+  records: [],
+  total: 0,
+  totalRelation: "eq",
+  leftBeforeTotal: 0,
+  scores: new Map(),
+  places: new Map(),
+  left: new Set(),
+  loading: true,
+  error: undefined,
+  generation: 0
+}
+
+/** Whether the caller has submitted or discarded the record: what lifts a blind dataset's veil on its suggestions. */
+const answered = (record: DatasetRecord) =>
+  record.responses?.some((r) => r.status === "submitted" || r.status === "discarded") ?? false
 
 const reduce = (state: State, action: Action): State => {
   if (action._tag === "reset") return { ...initial, generation: action.generation }
@@ -91,6 +114,13 @@ const reduce = (state: State, action: Action): State => {
     if (action.inQueue) left.delete(action.record.id)
     else left.add(action.record.id)
     return { ...state, left, records: state.records.map((r) => (r.id === action.record.id ? action.record : r)) }
+  }
+  if (action._tag === "reveal") {
+    // An undo may have taken the answer back meanwhile: then the record stays as the server showed it, blind.
+    return {
+      ...state,
+      records: state.records.map((r) => (r.id === action.id && answered(r) ? { ...r, suggestions: action.suggestions } : r))
+    }
   }
   if (action.generation !== state.generation) return state
   switch (action._tag) {
@@ -102,6 +132,7 @@ const reduce = (state: State, action: Action): State => {
       const seen = new Set(state.records.map((r) => r.id))
       const fresh = action.items.filter((r) => !seen.has(r.id))
       const scores = action.scores.length === 0 ? state.scores : new Map([...state.scores, ...action.scores])
+      const places = action.places.length === 0 ? state.places : new Map([...state.places, ...action.places])
       return {
         ...state,
         loading: false,
@@ -109,6 +140,7 @@ const reduce = (state: State, action: Action): State => {
         totalRelation: action.totalRelation,
         leftBeforeTotal: state.left.size,
         scores,
+        places,
         records: [...state.records, ...fresh]
       }
     }
@@ -128,11 +160,58 @@ export interface QueueView {
   readonly length: number
   /** similarity scores of a "find similar" queue, by record id (empty otherwise) */
   readonly scores: ReadonlyMap<string, number>
+  /** why each record is in the caller's queue, by record id (empty when the view is a search) */
+  readonly places: ReadonlyMap<string, QueuePlace>
   readonly loading: boolean
   readonly error: unknown
   /** Loads the next page when `index` is close to the end of what is loaded. */
   readonly ensure: (index: number) => void
   readonly replace: (record: DatasetRecord) => void
+  /** Shows suggestions a blind dataset withheld, on a record the caller has since submitted or discarded. */
+  readonly reveal: (id: string, suggestions: ReadonlyArray<Suggestion>) => void
+}
+
+interface Page {
+  readonly items: ReadonlyArray<DatasetRecord>
+  readonly scores: ReadonlyArray<readonly [string, number]>
+  readonly places: ReadonlyArray<readonly [string, QueuePlace]>
+  readonly total: number
+  readonly totalRelation: "eq" | "gte"
+}
+
+const INCLUDE = ["responses", "suggestions"]
+
+/** A page of the view: from the caller's queue (which reserves its pool records for them), or from a search. */
+const fetchPage = (datasetId: DatasetId, query: QueueQuery, offset: number): Promise<Page> => {
+  if (usesQueue(query)) {
+    const narrowing = queueNarrowing(query)
+    return call((c) =>
+      c.assignment.queue({
+        path: { id: datasetId },
+        urlParams: { offset, limit: PAGE_SIZE, include: INCLUDE },
+        payload: narrowing === undefined ? {} : { query: narrowing }
+      })
+    ).then((page) => ({
+      items: page.items.map((i) => i.record),
+      scores: [],
+      places: page.items.map((i) => [i.record.id, { reason: i.reason, priority: i.priority, leaseExpiresAt: i.lease_expires_at }] as const),
+      total: page.total,
+      totalRelation: "eq"
+    }))
+  }
+  return call((c) =>
+    c.search.mine({
+      path: { id: datasetId },
+      urlParams: { offset, limit: PAGE_SIZE, include: INCLUDE },
+      payload: searchBody(query)
+    })
+  ).then((page) => ({
+    items: page.items.map((i) => i.record),
+    scores: page.items.flatMap((i) => (i.query_score === null ? [] : [[i.record.id, i.query_score] as const])),
+    places: [],
+    total: page.total,
+    totalRelation: page.total_relation
+  }))
 }
 
 export const useQueue = (datasetId: DatasetId, query: QueueQuery, me: UserId | undefined): QueueView => {
@@ -141,33 +220,19 @@ export const useQueue = (datasetId: DatasetId, query: QueueQuery, me: UserId | u
   const stateRef = useRef(state)
   stateRef.current = state
   const generation = useRef(0)
-  const body = useRef(searchBody(query))
+  const view = useRef(query)
 
   const load = useCallback((offset: number, gen: number) => {
     dispatch({ _tag: "loading", generation: gen })
-    call((c) =>
-      c.search.mine({
-        path: { id: datasetId },
-        urlParams: { offset, limit: PAGE_SIZE, include: ["responses", "suggestions"] },
-        payload: body.current
-      })
-    ).then(
-      (page) =>
-        dispatch({
-          _tag: "page",
-          generation: gen,
-          items: page.items.map((i) => i.record),
-          scores: page.items.flatMap((i) => (i.query_score === null ? [] : [[i.record.id, i.query_score] as const])),
-          total: page.total,
-          totalRelation: page.total_relation
-        }),
+    fetchPage(datasetId, view.current, offset).then(
+      (page) => dispatch({ _tag: "page", generation: gen, ...page }),
       (error: unknown) => dispatch({ _tag: "failed", generation: gen, error })
     )
   }, [datasetId])
 
   useEffect(() => {
     generation.current += 1
-    body.current = searchBody(query)
+    view.current = query
     dispatch({ _tag: "reset", generation: generation.current })
     load(0, generation.current)
     // `key` stands for datasetId + query
@@ -186,15 +251,20 @@ export const useQueue = (datasetId: DatasetId, query: QueueQuery, me: UserId | u
   const replace = useCallback((record: DatasetRecord) =>
     dispatch({ _tag: "replace", record, inQueue: belongsTo(record, query.queue, me) }), [query.queue, me])
 
+  const reveal = useCallback((id: string, suggestions: ReadonlyArray<Suggestion>) =>
+    dispatch({ _tag: "reveal", id, suggestions }), [])
+
   return {
     records: state.records,
     total: state.total,
     totalRelation: state.totalRelation,
     length: state.total + state.leftBeforeTotal,
     scores: state.scores,
+    places: state.places,
     loading: state.loading,
     error: state.error,
     ensure,
-    replace
+    replace,
+    reveal
   }
 }

@@ -153,6 +153,39 @@ export const searchBody = (query: QueueQuery): SearchRecordsQuery => {
   }
 }
 
+/**
+ * Whether a view reads the caller's own queue (`POST /api/gloss/me/datasets/{id}/queue`, the order the server keeps
+ * for them: assigned records, then the pool's) rather than a search: the Pending queue with neither a sort nor a
+ * "find similar", whose orders the queue cannot apply.
+ */
+export const usesQueue = (query: QueueQuery): boolean =>
+  query.queue === "pending" && (query.sort ?? []).length === 0 && query.similar === undefined
+
+const isStatusFilter = (filter: Filter) =>
+  "property" in filter.scope && filter.scope.property === "status" &&
+  (filter.scope.entity === "response" || filter.scope.entity === "record")
+
+/**
+ * The search that narrows the caller's queue (text, metadata, answer and suggestion filters), or undefined when the
+ * view narrows nothing. Without the response- and record-status filters of `searchBody`: the queue holds only records
+ * the caller has not answered already, and its assigned records stay in it whatever their status (others may have
+ * completed a record the lead assigned to the caller too). Sort and vector are a search's, never the queue's.
+ */
+export const queueNarrowing = (query: QueueQuery): SearchRecordsQuery | undefined => {
+  const body = searchBody(query)
+  const and = (body.filters?.and ?? []).filter((filter) => !isStatusFilter(filter))
+  const text = body.query?.text
+  if (and.length === 0 && text == null) return undefined
+  return { ...(and.length === 0 ? {} : { filters: { and } }), ...(text == null ? {} : { query: { text } }) }
+}
+
+/** A view without its suggestion filters and suggestion sorts: what a blind dataset lets an annotator search by. */
+export const withoutSuggestions = (query: QueueQuery): QueueQuery => {
+  const hasSuggestionSort = (query.sort ?? []).some((s) => s.key.kind === "suggestion")
+  if (Object.keys(query.suggestions ?? {}).length === 0 && !hasSuggestionSort) return query
+  return { ...query, suggestions: {}, sort: (query.sort ?? []).filter((s) => s.key.kind !== "suggestion") }
+}
+
 /** `record.inserted_at`, `metadata.price`, `suggestion.label.score`, `response.rating`: names are `[a-z0-9_-]`. */
 export const sortKeyId = (key: SortKey): string => {
   switch (key.kind) {

@@ -6,11 +6,14 @@ import {
   MAX_SORT,
   parseSortKey,
   queryFromUrl,
+  queueNarrowing,
   type QueueQuery,
   searchBody,
   type SortKey,
   sortKeyId,
-  urlParams
+  urlParams,
+  usesQueue,
+  withoutSuggestions
 } from "../../src/data/search.js"
 import { chipsOf } from "../../src/screens/annotation/filters/Chips.js"
 import { highlightParts, searchWords } from "../../src/screens/annotation/filters/highlight.js"
@@ -148,6 +151,46 @@ describe("the search body", () => {
         ]
       }
     })
+  })
+})
+
+describe("the caller's own queue", () => {
+  const pending: QueueQuery = { queue: "pending", text: "", metadata: {} }
+
+  it("reads the Pending queue without a sort or find-similar; any other view is a search", () => {
+    expect(usesQueue(pending)).toBe(true)
+    expect(usesQueue({ ...full, queue: "pending", sort: [], similar: undefined })).toBe(true)
+    expect(usesQueue({ ...pending, sort: full.sort })).toBe(false)
+    expect(usesQueue({ ...pending, similar: full.similar })).toBe(false)
+    for (const queue of ["draft", "submitted", "discarded"] as const) expect(usesQueue({ ...pending, queue })).toBe(false)
+  })
+
+  it("narrows by nothing when the view asks for nothing but the queue", () => {
+    expect(queueNarrowing(pending)).toBeUndefined()
+    expect(queueNarrowing({ ...pending, recordStatus: "completed", text: "  " })).toBeUndefined()
+  })
+
+  it("narrows by text and filters, without the status filters the queue applies itself, nor sort or vector", () => {
+    const narrowing = queueNarrowing({ ...full, queue: "pending" })
+    const body = searchBody({ ...full, queue: "pending" })
+    expect(narrowing).toEqual({
+      query: { text: { q: "acme rocket" } },
+      filters: { and: (body.filters?.and ?? []).slice(2) }
+    })
+    expect(narrowing?.filters?.and).toHaveLength(8)
+    expect(JSON.stringify(narrowing)).not.toContain("\"status\"")
+    expect(Schema.decodeUnknownSync(SearchRecordsQuery)(Schema.encodeSync(SearchRecordsQuery)(narrowing!))).toEqual(narrowing)
+    expect(queueNarrowing({ ...pending, metadata: { source: { kind: "terms", values: ["web"] } } })).toEqual({
+      filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "source" }, values: ["web"] }] }
+    })
+  })
+
+  it("a blind view keeps everything but its suggestion filters and suggestion sorts", () => {
+    const blind = withoutSuggestions(full)
+    expect(blind.suggestions).toEqual({})
+    expect(blind.sort?.map((s) => s.key.kind)).toEqual(["metadata", "record", "record", "record", "response"])
+    expect({ ...blind, suggestions: full.suggestions, sort: full.sort }).toEqual(full)
+    expect(withoutSuggestions(pending)).toBe(pending)
   })
 })
 

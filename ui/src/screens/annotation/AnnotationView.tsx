@@ -15,8 +15,9 @@ import {
   questions as questionsQuery,
   refreshProgress
 } from "../../data/queries.js"
+import { useBlind } from "../../data/queue.js"
 import { restoreResponse, useQueue } from "../../data/records.js"
-import { queryFromUrl, searchBody, urlParams } from "../../data/search.js"
+import { queryFromUrl, searchBody, urlParams, withoutSuggestions } from "../../data/search.js"
 import { actionFor, isTyping, KEYS } from "../../keyboard/shortcuts.js"
 import { Link, setSearch, useLocation } from "../../router.js"
 import { BulkView } from "./bulk/BulkView.js"
@@ -24,6 +25,7 @@ import { hasBulkView, ViewSwitch } from "./bulk/ViewSwitch.js"
 import { ControlPanel } from "./ControlPanel.js"
 import { HelpSheet } from "./HelpSheet.js"
 import { ProgressPanel } from "./ProgressPanel.js"
+import { QueuePlaceBadges, revealSuggestions } from "./QueuePlace.js"
 import { useMayReview } from "../../data/review.js"
 import { ReviewMode } from "./review/ReviewMode.js"
 import { ReviewToggle } from "./review/ReviewToggle.js"
@@ -38,11 +40,14 @@ const UNDO_MS = 10_000
 export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
   const { datasetId } = props
   const { search } = useLocation()
-  const query = useMemo(() => queryFromUrl(search), [search])
+  const me = useQuery(meQuery).data
+  // A blind annotator searches by no suggestion (the server would refuse it): those parts of a link are left out.
+  const blind = useBlind(datasetId, me)
+  const urlQuery = useMemo(() => queryFromUrl(search), [search])
+  const query = useMemo(() => (blind === true ? withoutSuggestions(urlQuery) : urlQuery), [blind, urlQuery])
   const { queue } = query
   const position = Math.max(0, (Number.parseInt(search.get("_page") ?? "1", 10) || 1) - 1)
 
-  const me = useQuery(meQuery).data
   const dataset = useQuery(datasetQuery(datasetId))
   const fields = useQuery(fieldsQuery(datasetId))
   const questions = useQuery(questionsQuery(datasetId))
@@ -156,6 +161,7 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
       <ControlPanel
         datasetId={datasetId}
         query={query}
+        blind={blind}
         onChange={(next) => setSearch({ ...urlParams(next), _page: undefined })}
       />
       <div className="annotation-body">
@@ -183,6 +189,7 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
                     {query.similar === undefined || !records.scores.has(record.id)
                       ? null
                       : <> · <span className="similarity">similarity {records.scores.get(record.id)?.toFixed(3)}</span></>}
+                    <QueuePlaceBadges place={records.places.get(record.id)} />
                   </span>
                   <button type="button" className="secondary" disabled={position + 1 >= records.records.length}
                     onClick={() => goTo(position + 1)} aria-keyshortcuts="ArrowRight">
@@ -199,6 +206,7 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
                   position={`${position + 1}`}
                   onSaved={(saved, change) => {
                     records.replace(saved)
+                    if (blind === true) revealSuggestions(saved, records.reveal)
                     setUndoError(undefined)
                     setUndo({ ...change, position })
                     goTo(position + 1)

@@ -1,6 +1,7 @@
 /**
  * Queue, text search, sort, metadata / response / suggestion filters and the "find similar" banner. All of it lives
- * in the URL (`data/search.ts`), so a view is a link; active sorts and filters show as removable chips.
+ * in the URL (`data/search.ts`), so a view is a link; active sorts and filters show as removable chips. In a blind
+ * dataset an annotator is offered no suggestion filter or sort (the server refuses them until they have answered).
  */
 import { useQueries, useQuery } from "@tanstack/react-query"
 import { useId, useState } from "react"
@@ -17,7 +18,7 @@ import {
   suggestionAgents
 } from "../../data/queries.js"
 import { type MetadataFilter, type Queue, QUEUES, type TermValue } from "../../data/records.js"
-import { type QueueQuery, RECORD_STATUSES } from "../../data/search.js"
+import { type QueueQuery, RECORD_STATUSES, usesQueue } from "../../data/search.js"
 import { Chips, chipsOf } from "./filters/Chips.js"
 import { sortOptions } from "./filters/options.js"
 import { ResponseFilters } from "./filters/ResponseFilters.js"
@@ -31,6 +32,8 @@ interface Props {
   readonly query: QueueQuery
   /** A new view: the caller puts it in the URL (and goes back to the first record). */
   readonly onChange: (query: QueueQuery) => void
+  /** The caller annotates blind: no suggestions before they answer, so none to filter or sort by. */
+  readonly blind?: boolean | undefined
 }
 
 const LABELS: Record<Queue, string> = { pending: "Pending", draft: "Draft", submitted: "Submitted", discarded: "Discarded" }
@@ -165,7 +168,8 @@ export const ControlPanel = (props: Props) => {
   const questions = useQuery(questionsQuery(datasetId)).data ?? []
   const agentItems = useQuery(suggestionAgents(datasetId)).data ?? []
   const agents = Object.fromEntries(agentItems.map((item) => [item.question.name, item.agents]))
-  const options = sortOptions(properties, questions)
+  const blind = props.blind === true
+  const options = sortOptions(properties, questions).filter((o) => !blind || o.key.kind !== "suggestion")
   const [text, setText] = useState(query.text)
   const chips = chipsOf(query, {
     metadata: Object.fromEntries(properties.map((p) => [p.name, p.title])),
@@ -184,7 +188,7 @@ export const ControlPanel = (props: Props) => {
           >
             {LABELS[queue]}
             {queue === "pending"
-              ? pending === undefined ? null : <span className="count">{pending.total}{pending.relation === "gte" ? "+" : ""}</span>
+              ? pending === undefined ? null : <span className="count">{pending.total}</span>
               : mine === undefined ? null : <span className="count">{mine[queue]}</span>}
           </button>
         ))}
@@ -231,16 +235,22 @@ export const ControlPanel = (props: Props) => {
         filters={query.responses ?? {}}
         onApply={(responses) => onChange({ ...query, responses })}
       />
-      <SuggestionFilters
-        questions={questions}
-        agents={agents}
-        filters={query.suggestions ?? {}}
-        onApply={(suggestions) => onChange({ ...query, suggestions })}
-      />
+      {blind ? null : (
+        <SuggestionFilters
+          questions={questions}
+          agents={agents}
+          filters={query.suggestions ?? {}}
+          onApply={(suggestions) => onChange({ ...query, suggestions })}
+        />
+      )}
       {query.similar === undefined ? null : (
         <SimilarBanner datasetId={datasetId} similar={query.similar} onSimilar={(similar) => onChange({ ...query, similar })} />
       )}
       <Chips chips={chips} onChange={onChange} />
+      {query.queue === "pending" && !usesQueue(query)
+        ? <p className="muted queue-note" role="note">Sorted: showing the search's order, not your queue's.</p>
+        : null}
+      {blind ? <p className="muted queue-note" role="note">Blind: suggestions appear after you submit.</p> : null}
     </div>
   )
 }

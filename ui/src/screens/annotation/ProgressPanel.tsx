@@ -1,7 +1,14 @@
 /** My progress and the team's, refetched after every write (see `refreshProgress`). */
 import { useQuery } from "@tanstack/react-query"
 import type { DatasetId } from "../../../../src/domain/Ids.js"
-import { dataset as datasetQuery, me as meQuery, myProgress, pendingQueue, teamProgress } from "../../data/queries.js"
+import {
+  completedByOthers,
+  dataset as datasetQuery,
+  me as meQuery,
+  myProgress,
+  pendingQueue,
+  teamProgress
+} from "../../data/queries.js"
 import { canReview, useMayReview } from "../../data/review.js"
 import { Link } from "../../router.js"
 
@@ -10,9 +17,10 @@ const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((
 export const ProgressPanel = (props: { readonly datasetId: DatasetId }) => {
   const mine = useQuery(myProgress(props.datasetId)).data
   const queue = useQuery(pendingQueue(props.datasetId)).data
-  // Pending counts the Pending queue, as its tab does. The other records without an answer of mine were completed
-  // by others (the task distribution's min_submitted) and are in no queue of mine.
-  const byOthers = mine === undefined || queue === undefined || queue.relation === "gte" ? 0 : mine.pending - queue.total
+  // Pending counts the caller's queue, as its tab does (with what it is made of when some is assigned). Records
+  // others completed (the task distribution's min_submitted) are counted apart, by a search of their own; records
+  // assigned to others or held by them are no figure of the caller's.
+  const byOthers = useQuery(completedByOthers(props.datasetId)).data
   const team = useQuery(teamProgress(props.datasetId)).data
   const me = useQuery(meQuery).data
   const role = me?.role
@@ -30,8 +38,18 @@ export const ProgressPanel = (props: { readonly datasetId: DatasetId }) => {
             <strong className="my-submitted">{mine.submitted} of {mine.total}</strong> submitted
           </p>
           <ul className="counts">
-            <li>Pending {queue === undefined ? "…" : `${queue.total}${queue.relation === "gte" ? "+" : ""}`}</li>
-            {byOthers > 0 ? <li>Completed by others {byOthers}</li> : null}
+            <li>
+              Pending {queue === undefined ? "…" : queue.total}
+              {queue === undefined || queue.assigned === 0 ? null : (
+                <span className="muted queue-parts">
+                  {" "}({queue.assigned} assigned to you{queue.pool === 0 ? "" : `, ${queue.pool} from the pool`})
+                </span>
+              )}
+            </li>
+            {queue?.quotaLeft == null ? null : <li>Pool records you may still take {queue.quotaLeft}</li>}
+            {byOthers === undefined || byOthers.total === 0
+              ? null
+              : <li>Completed by others {byOthers.total}{byOthers.relation === "gte" ? "+" : ""}</li>}
             <li>Draft {mine.draft}</li>
             <li>Submitted {mine.submitted}</li>
             <li>Discarded {mine.discarded}</li>
