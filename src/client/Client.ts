@@ -15,6 +15,7 @@ import { buildClient, type GlossClientShape } from "./makeClient.js"
 import type { ClientOptions } from "./Options.js"
 import {
   promiseAccount,
+  promiseAssignment,
   promiseDatasets,
   promiseInvitations,
   promiseReview,
@@ -70,6 +71,7 @@ export class Client {
   readonly invitations
   readonly account
   readonly review
+  readonly assignment
 
   constructor(options: ClientOptions & PromiseOptions = {}, source?: ServiceSource) {
     const service: ServiceLayer = source?.layer ?? Layer.effect(GlossClient, buildClient(options))
@@ -87,6 +89,7 @@ export class Client {
     this.invitations = promiseInvitations(run)
     this.account = promiseAccount(run)
     this.review = promiseReview(run)
+    this.assignment = promiseAssignment(run)
     if (source === undefined) setDefault({ owner: this, service: this.#service, face: this })
   }
 

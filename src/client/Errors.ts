@@ -41,6 +41,13 @@ export class WorkspaceNotFound extends Schema.TaggedError<WorkspaceNotFound>()("
   }
 }
 
+/** A username an assignment call names that is not a member of the dataset's workspace. */
+export class UserNotFound extends Schema.TaggedError<UserNotFound>()("UserNotFound", { user: Schema.String }) {
+  override get message() {
+    return `User '${this.user}' is not a member of the dataset's workspace, provide a member's username or id`
+  }
+}
+
 /** `workspaces.default` when the caller sees no workspace. */
 export class NoWorkspaces extends Schema.TaggedError<NoWorkspaces>()("NoWorkspaces", {}) {
   override get message() {
@@ -186,6 +193,7 @@ export type ClientError =
   | DatasetImportFailed
   | MissingLookupArgument
   | WorkspaceNotFound
+  | UserNotFound
   | NoWorkspaces
   | InvalidId
   | OptionsError

@@ -18,6 +18,15 @@ export type { FromHubOptions, FromHubResult, HubProgress, ToHubOptions, ToHubRes
 export type { Answer, ApplyOptions, DatasetRef, LogOptions, LogProgress, LogResult, StreamOptions } from "./Records.js"
 export type { InvitationDraft } from "./Team.js"
 export type { QueueOptions } from "./Review.js"
+export type {
+  AssigneeRef,
+  AssignmentQueueOptions,
+  AssignOptions,
+  MoveOptions,
+  PrioritizeOptions,
+  RecordSelectionOptions,
+  UnassignOptions
+} from "./Assignment.js"
 export type { UserDraft, UserLookup } from "./Users.js"
 export type { WebhookLookup, WebhookRef } from "./Webhooks.js"
 export type { WorkspaceDraft, WorkspaceInfo, WorkspaceLookup, WorkspaceRef } from "./Workspaces.js"
@@ -31,6 +40,14 @@ export {
 
 // The wire types the client hands out and accepts (snake_case, as the API sends them).
 export type { Dataset as WireDataset, DatasetStatus, Distribution } from "../domain/Dataset.js"
+export type {
+  AssignmentSummary,
+  AssigneeSummary,
+  QueueItem,
+  QueuePage,
+  QueueSettings,
+  QueueSettingsUpdate
+} from "../domain/Assignment.js"
 export type { Field, FieldCreate } from "../domain/Field.js"
 export { DatasetId, RecordId, UserId, WebhookId, WorkspaceId } from "../domain/Ids.js"
 export type { MetadataProperty, MetadataPropertyCreate } from "../domain/MetadataProperty.js"

@@ -4,6 +4,7 @@
  */
 import { Effect, Option, SynchronizedRef } from "effect"
 import type { User } from "../domain/User.js"
+import { makeAssignment } from "./Assignment.js"
 import { makeDatasetSettings } from "./datasetSettings.js"
 import { makeDatasets } from "./Datasets.js"
 import { type ClientOptions, resolveSettings } from "./Options.js"
@@ -52,6 +53,8 @@ export const buildClient = Effect.fn("GlossClient.build")(function*(options: Cli
     account: makeAccount(transport, workspaces),
     /** Agreement, review queues, final answers and reviewers (a Gloss extension). */
     review: makeReview(transport, workspaces),
+    /** Queue settings, assignments, quotas, priorities, and the caller's own queue (a Gloss extension). */
+    assignment: makeAssignment(transport),
     /** The typed endpoints themselves, for what no collection covers; wrap calls in `call`. */
     api,
     /** Applies the timeout and maps transport failures to the client's errors. */

@@ -9,6 +9,14 @@ import type { FromDiskOptions, ToDiskOptions } from "./transfer/disk.js"
 import type { FromHubOptions, ToHubOptions } from "./transfer/hub.js"
 import type { GlossClientShape } from "./makeClient.js"
 import type { Answer, ApplyOptions, LogOptions, LogResult, DatasetRef, StreamOptions } from "./Records.js"
+import type {
+  AssigneeRef,
+  AssignmentQueueOptions,
+  AssignOptions,
+  MoveOptions,
+  PrioritizeOptions,
+  UnassignOptions
+} from "./Assignment.js"
 import type { QueueOptions } from "./Review.js"
 import type { Sequence } from "./sequence.js"
 import type { InvitationDraft } from "./Team.js"
@@ -19,6 +27,7 @@ import type { WebhookCreate, WebhookUpdate } from "../domain/Webhook.js"
 import type { RecordUpsert } from "../domain/Record.js"
 import type { InvitationId } from "../domain/Invitation.js"
 import type { AcceptAgreedRequest, AgreementRequest, FinalAnswerSet } from "../domain/Review.js"
+import type { QueueSettingsUpdate } from "../domain/Assignment.js"
 
 export type Run = <A, E>(f: (client: GlossClientShape) => Effect.Effect<A, E>) => Promise<A>
 export type Iterate = <A, E>(f: (client: GlossClientShape) => Stream.Stream<A, E>) => AsyncIterable<A>
@@ -137,4 +146,20 @@ export const promiseReview = (run: Run) => ({
     remove: (workspace: WorkspaceRef, member: Ref) => run((client) => client.review.reviewers.remove(workspace, member))
   },
   mine: () => run((client) => client.review.mine())
+})
+
+export const promiseAssignment = (run: Run) => ({
+  settings: (dataset: DatasetRef) => run((client) => client.assignment.settings(dataset)),
+  updateSettings: (dataset: DatasetRef, update: QueueSettingsUpdate) =>
+    run((client) => client.assignment.updateSettings(dataset, update)),
+  summary: (dataset: DatasetRef) => run((client) => client.assignment.summary(dataset)),
+  assign: (dataset: DatasetRef, options: AssignOptions) => run((client) => client.assignment.assign(dataset, options)),
+  unassign: (dataset: DatasetRef, options?: UnassignOptions) => run((client) => client.assignment.unassign(dataset, options)),
+  move: (dataset: DatasetRef, options: MoveOptions) => run((client) => client.assignment.move(dataset, options)),
+  setQuota: (dataset: DatasetRef, user: AssigneeRef, quota: number | null) =>
+    run((client) => client.assignment.setQuota(dataset, user, quota)),
+  prioritize: (dataset: DatasetRef, options: PrioritizeOptions) =>
+    run((client) => client.assignment.prioritize(dataset, options)),
+  queue: (dataset: DatasetRef, options?: AssignmentQueueOptions) => run((client) => client.assignment.queue(dataset, options)),
+  release: (dataset: DatasetRef) => run((client) => client.assignment.release(dataset))
 })
