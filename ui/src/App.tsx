@@ -18,6 +18,9 @@ const TeamPage = lazy(() => import("./screens/team/TeamPage.js").then((m) => ({ 
 const AgreementPage = lazy(() =>
   import("./screens/agreement/AgreementPage.js").then((m) => ({ default: m.AgreementPage }))
 )
+const AssignmentPage = lazy(() =>
+  import("./screens/assignment/AssignmentPage.js").then((m) => ({ default: m.AssignmentPage }))
+)
 const PeoplePage = lazy(() => import("./screens/people/PeoplePage.js").then((m) => ({ default: m.PeoplePage })))
 const WorkspacesPage = lazy(() =>
   import("./screens/workspaces/WorkspacesPage.js").then((m) => ({ default: m.WorkspacesPage }))
@@ -86,6 +89,11 @@ const Routes = (props: { readonly path: string }) => {
   if (agreement !== undefined) {
     const id = datasetIdFrom(agreement["id"])
     return id === undefined ? <NotFound /> : <AgreementPage key={id} datasetId={id} />
+  }
+  const assignments = match("/dataset/:id/assignments", path)
+  if (assignments !== undefined) {
+    const id = datasetIdFrom(assignments["id"])
+    return id === undefined ? <NotFound /> : <AssignmentPage key={id} datasetId={id} />
   }
   if (path === "/new-dataset") return <NewDataset />
   const settings = match("/dataset/:id/settings", path)

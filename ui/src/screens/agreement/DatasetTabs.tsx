@@ -1,17 +1,21 @@
-/** The dataset's team pages, side by side: each annotator's progress (owners, admins) and their agreement. */
+/**
+ * The dataset's team pages, side by side: each annotator's progress (owners, admins), their agreement, and who is
+ * assigned what (owners, admins).
+ */
 import type { DatasetId } from "../../../../src/domain/Ids.js"
 import { Link } from "../../router.js"
 import "./agreement.css"
 
 export const DatasetTabs = (props: {
   readonly datasetId: DatasetId
-  readonly current: "team" | "agreement"
-  /** Team progress is for owners and admins; reviewers see agreement only. */
+  readonly current: "team" | "agreement" | "assignments"
+  /** Team progress and assignments are for owners and admins; reviewers see agreement only. */
   readonly team: boolean
 }) => {
   const tabs = [
     ...(props.team ? [{ id: "team" as const, label: "Progress by annotator" }] : []),
-    { id: "agreement" as const, label: "Agreement" }
+    { id: "agreement" as const, label: "Agreement" },
+    ...(props.team ? [{ id: "assignments" as const, label: "Assignments" }] : [])
   ]
   return (
     <nav aria-label="Team pages" className="dataset-tabs">

@@ -33,6 +33,7 @@ import { RecordWorkspace, type SavedChange } from "./RecordWorkspace.js"
 import { UndoToast } from "./UndoToast.js"
 import { canManage } from "../../data/settings.js"
 import { ExportButton } from "../export/ExportDialog.js"
+import { assignmentsLink } from "../assignment/selection.js"
 
 /** How long a save can be undone. */
 const UNDO_MS = 10_000
@@ -154,6 +155,7 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
         {mayReview ? <ReviewToggle on={reviewing} /> : null}
         {canManage(me?.role) ? <Link to={`/dataset/${datasetId}/settings`} className="button">Settings</Link> : null}
         {canManage(me?.role) ? <ExportButton datasetId={datasetId} query={searchBody(query)} /> : null}
+        {canManage(me?.role) ? <Link to={assignmentsLink(datasetId, query)} className="button">Assign…</Link> : null}
         <button type="button" className="secondary" onClick={() => help.current?.showModal()} aria-keyshortcuts="?">
           Shortcuts <kbd aria-hidden="true">{KEYS.help}</kbd>
         </button>

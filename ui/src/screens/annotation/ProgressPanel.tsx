@@ -65,6 +65,7 @@ export const ProgressPanel = (props: { readonly datasetId: DatasetId }) => {
           </p>
           {canReview(role) ? <Link to={`/dataset/${props.datasetId}/team`}>Progress by annotator</Link> : null}
           {reviews ? <> {canReview(role) ? "· " : null}<Link to={`/dataset/${props.datasetId}/agreement`}>Agreement</Link></> : null}
+          {canReview(role) ? <> · <Link to={`/dataset/${props.datasetId}/assignments`}>Assignments</Link></> : null}
         </div>
       )}
     </section>

@@ -1,12 +1,14 @@
 /**
  * Per-annotator progress (`GET /datasets/{id}/users/progress`, owners and admins): submitted, draft and discarded
  * responses, each split by the record's status (completed / pending), with a bar against the dataset's records;
- * sortable by any count. Annotators are refused by the server (403), which the table says.
+ * sortable by any count. Annotators are refused by the server (403), which the table says. Where records are
+ * assigned, each annotator's assigned records and how many of those they have done come beside the counts.
  */
 import { useQuery } from "@tanstack/react-query"
 import { useState } from "react"
 import type { DatasetId } from "../../../../src/domain/Ids.js"
 import type { UserProgress } from "../../../../src/domain/Progress.js"
+import { assignmentSummary } from "../../data/assignment.js"
 import { errorMessage } from "../../data/client.js"
 import { teamProgress } from "../../data/queries.js"
 import { isForbidden, usersProgress } from "../../data/review.js"
@@ -48,10 +50,31 @@ const Cell = (props: { readonly user: UserProgress; readonly count: Count; reado
   )
 }
 
+/** One user's assigned records, and how many of those they have submitted or discarded. */
+export interface AssignedShare {
+  readonly assigned: number
+  readonly assigned_done: number
+}
+
+const AssignedCell = (props: { readonly share: AssignedShare | undefined }) => {
+  const { assigned, assigned_done: done } = props.share ?? { assigned: 0, assigned_done: 0 }
+  return (
+    <td>
+      <span className="team-count">{assigned}</span>
+      <span className="team-bar" aria-hidden="true">
+        <span className="team-bar-completed team-submitted" style={{ width: `${(done / Math.max(1, assigned)) * 100}%` }} />
+      </span>
+      <span className="team-split muted">{done} done · {assigned - done} to do</span>
+    </td>
+  )
+}
+
 export const TeamProgressTable = (props: {
   readonly users: ReadonlyArray<UserProgress>
   /** the dataset's records, the bars' whole */
   readonly records?: number | undefined
+  /** Assigned records by username, where the dataset has any: adds an Assigned column. */
+  readonly assigned?: ReadonlyMap<string, AssignedShare> | undefined
 }) => {
   const [sort, setSort] = useState<{ readonly key: SortKey; readonly direction: "ascending" | "descending" }>({
     key: "submitted",
@@ -82,6 +105,7 @@ export const TeamProgressTable = (props: {
           <tr>
             {header("username", "Annotator")}
             {COUNTS.map((count) => header(count, TITLES[count]))}
+            {props.assigned === undefined ? null : <th scope="col">Assigned</th>}
           </tr>
         </thead>
         <tbody>
@@ -89,6 +113,7 @@ export const TeamProgressTable = (props: {
             <tr key={user.username}>
               <th scope="row">{user.username}</th>
               {COUNTS.map((count) => <Cell key={count} user={user} count={count} records={props.records} />)}
+              {props.assigned === undefined ? null : <AssignedCell share={props.assigned.get(user.username)} />}
             </tr>
           ))}
         </tbody>
@@ -101,6 +126,11 @@ export const TeamProgressTable = (props: {
 export const TeamProgress = (props: { readonly datasetId: DatasetId }) => {
   const users = useQuery(usersProgress(props.datasetId))
   const records = useQuery(teamProgress(props.datasetId)).data?.total
+  // Read once, as the team's counts are; the assignments page is the one that follows it every few seconds.
+  const summary = useQuery({ ...assignmentSummary(props.datasetId), refetchInterval: false }).data
+  const assigned = summary === undefined || summary.assigned_records === 0
+    ? undefined
+    : new Map(summary.users.map((u) => [u.username, u]))
   if (users.isPending) return <p>Loading the team’s progress…</p>
   if (users.isError) {
     return (
@@ -109,5 +139,5 @@ export const TeamProgress = (props: { readonly datasetId: DatasetId }) => {
       </p>
     )
   }
-  return <TeamProgressTable users={users.data} records={records} />
+  return <TeamProgressTable users={users.data} records={records} assigned={assigned} />
 }
