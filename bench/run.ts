@@ -18,6 +18,7 @@ import { ingestSuite } from "./suites/ingest.js"
 import { meSuite } from "./suites/me.js"
 import { migrateSuite } from "./suites/migrate.js"
 import { quantisationSuite } from "./suites/quantisation.js"
+import { queueSuite } from "./suites/queue.js"
 import { reviewSuite } from "./suites/review.js"
 import { scaleSuite } from "./suites/scale.js"
 import { searchSuite } from "./suites/search.js"
@@ -38,7 +39,8 @@ const suites: Record<string, (options: SuiteOptions) => Promise<unknown>> = {
   export: exportSuite,
   migrate: migrateSuite,
   agreement: agreementSuite,
-  review: reviewSuite
+  review: reviewSuite,
+  queue: queueSuite
 }
 
 const selected: Array<string> = []
@@ -59,9 +61,9 @@ if (unknown.length > 0) {
 }
 
 const results: Record<string, unknown> = {}
-// `scale`, `quantisation`, `export`, `migrate` and `review` run only when asked for: at their default sizes they load a
-// million (100 000 vector-laden, or 100 000 with 300 000 answers) records.
-const onlyWhenAsked = new Set(["scale", "quantisation", "export", "migrate", "review"])
+// `scale`, `quantisation`, `export`, `migrate`, `review` and `queue` run only when asked for: at their default sizes they
+// load a million (100 000 vector-laden, or 100 000 with 300 000 answers, or 100 000 to assign) records.
+const onlyWhenAsked = new Set(["scale", "quantisation", "export", "migrate", "review", "queue"])
 for (const name of selected.length > 0 ? selected : Object.keys(suites).filter((name) => !onlyWhenAsked.has(name))) {
   const suite = suites[name]
   if (suite !== undefined) results[name] = await suite(options)

@@ -58,7 +58,7 @@ const CLOCK_TICKS = 100
  * Wall-clock seconds from the client, and the server's CPU seconds over the same call: on a machine other work
  * loads, the CPU seconds say what the call costs, the wall clock what a user waited.
  */
-const timed = async <A>(pid: number | undefined, work: () => Promise<A>) => {
+export const timed = async <A>(pid: number | undefined, work: () => Promise<A>) => {
   const started = performance.now()
   const cpu = cpuSecondsOf(pid)
   const result = await work()
