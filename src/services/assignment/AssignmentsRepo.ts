@@ -57,14 +57,20 @@ export class AssignmentsRepo extends Effect.Service<AssignmentsRepo>()("Gloss/As
         sql`select s.record_id, s.user_id from responses s join records r on r.id = s.record_id
           where r.dataset_id = ${datasetId} and r.status = 'pending' and s.status in ('submitted', 'draft')`
     })
-    /** Live leases whose user has not answered the record. */
+    /**
+     * Live leases whose user has not answered the record and may still annotate it: a member of the workspace, or an
+     * owner. A member who leaves holds nothing from then on, as their assignments go with the membership.
+     */
     const leases = SqlSchema.findAll({
       Request: Schema.Struct({ datasetId: DatasetId, now: DbTimestamp }),
       Result: LeaseRow,
       execute: ({ datasetId, now }) =>
         sql`select l.record_id, l.user_id, l.expires_at from record_leases l
+          join datasets d on d.id = l.dataset_id join users u on u.id = l.user_id
           where l.dataset_id = ${datasetId} and l.expires_at > ${now}
-          and not exists (select 1 from responses s where s.record_id = l.record_id and s.user_id = l.user_id)`
+          and not exists (select 1 from responses s where s.record_id = l.record_id and s.user_id = l.user_id)
+          and (u.role = 'owner' or exists (select 1 from workspaces_users m
+            where m.workspace_id = d.workspace_id and m.user_id = l.user_id))`
     })
     const assignedTo = SqlSchema.findAll({
       Request: Schema.Struct({ datasetId: DatasetId, userId: UserId }),
