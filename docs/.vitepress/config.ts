@@ -25,6 +25,7 @@ export default defineConfig({
           { text: "Run with docker compose", link: "/how-to/docker-compose" },
           { text: "Scale out", link: "/how-to/scale" },
           { text: "Run a team from the browser", link: "/how-to/team" },
+          { text: "Assign work to annotators", link: "/how-to/assign-work" },
           { text: "Review and settle answers", link: "/how-to/review-and-settle" },
           { text: "Deploy to a Hugging Face Space", link: "/how-to/huggingface-space" },
           { text: "Sign in with Hugging Face", link: "/how-to/huggingface-sign-in" },
@@ -52,6 +53,7 @@ export default defineConfig({
           { text: "Architecture", link: "/explanation/architecture" },
           { text: "Search at scale", link: "/explanation/search-at-scale" },
           { text: "Agreement between annotators", link: "/explanation/agreement" },
+          { text: "How queues are made", link: "/explanation/queues" },
           { text: "Security", link: "/explanation/security" }
         ]
       },
