@@ -303,7 +303,28 @@ const table: Readonly<Record<string, Case | ReadonlyArray<Case>>> = {
     fresh(w.freshUser(w.w1), (user) => ({ params: { id: w.w1 }, json: { user_id: user } }))),
   "review.removeReviewer": needs("review.manageReviewers", (w) =>
     fresh(namedReviewer(w.w1, w.freshUser(w.w1)), (user) => ({ params: { id: w.w1, user_id: user } }))),
-  "review.mine": anyone()
+  "review.mine": anyone(),
+  // Assignment (/api/gloss): leads (assignment.manage) assign, members read the settings and their own queue. The
+  // bodies leave the world as it was for the other rows: no blind mode, nothing reserved, priority 0.
+  "assignment.settings": needs("datasets.read", dataset),
+  "assignment.updateSettings": needs("assignment.manage", (w) => ({ ...dataset(w), json: { lease_minutes: 30 } })),
+  "assignment.summary": needs("assignment.manage", dataset),
+  "assignment.assign": needs("assignment.manage", (w) => ({
+    ...dataset(w),
+    json: { users: [w.caller("annotatorMember").id], record_ids: [w.record.id] }
+  })),
+  "assignment.unassign": needs("assignment.manage", (w) => ({ ...dataset(w), json: { record_ids: [w.record.id] } })),
+  "assignment.move": needs("assignment.manage", (w) => ({
+    ...dataset(w),
+    json: { from: w.caller("annotatorMember").id, to: [w.caller("adminMember").id], record_ids: [w.record.id] }
+  })),
+  "assignment.setQuota": needs("assignment.manage", (w) => ({
+    ...dataset(w),
+    json: { user_id: w.caller("annotatorMember").id, quota: null }
+  })),
+  "assignment.prioritize": needs("assignment.manage", (w) => ({ ...dataset(w), json: { record_ids: [w.record.id], priority: 0 } })),
+  "assignment.queue": needs("records.searchOwn", (w) => ({ ...dataset(w), json: { reserve: false } })),
+  "assignment.release": needs("records.searchOwn", dataset)
 }
 
 for (const dialect of dialects) {
