@@ -9,6 +9,7 @@ import { DatasetId, RecordId, UserId, WorkspaceId } from "../../domain/Ids.js"
 import { DbInt, DbTimestamp } from "../database/columns.js"
 import { Database } from "../database/Database.js"
 import { insertionOrder } from "../database/ddl.js"
+import { intOf, isUuid, plainRows, type Row } from "../database/plainRows.js"
 import type { Candidate } from "./queueOrder.js"
 
 const CHUNK = 500
@@ -31,6 +32,17 @@ export interface AssignmentRow {
 
 const toCandidate = (row: typeof CandidateRow.Type): Candidate => ({ id: row.id, seq: row.seq, priority: row.priority })
 
+/**
+ * A queue's candidates, decoded by hand: `npm run bench -- queue` spent most of a queue page decoding 20 000 of them
+ * through the schema (a union parser per `DbInt`); test/unit/assignment-rows.test.ts keeps it equal to the schema.
+ */
+export const decodeCandidates = plainRows(CandidateRow, (row: Row): typeof CandidateRow.Type | undefined => {
+  const seq = intOf(row.seq)
+  const priority = intOf(row.priority)
+  if (!isUuid(row.id) || seq === undefined || priority === undefined) return undefined
+  return { id: RecordId.make(row.id, { disableValidation: true }), seq, priority }
+})
+
 export class AssignmentsRepo extends Effect.Service<AssignmentsRepo>()("Gloss/AssignmentsRepo", {
   effect: Effect.gen(function*() {
     const { sql } = yield* Database
@@ -39,24 +51,19 @@ export class AssignmentsRepo extends Effect.Service<AssignmentsRepo>()("Gloss/As
 
     // --- what a queue is made from -------------------------------------------------------------------------
 
-    /** Pending records assigned to nobody, with their priority. */
-    const pool = SqlSchema.findAll({
-      Request: DatasetId,
-      Result: CandidateRow,
-      execute: (datasetId) =>
+    /**
+     * Pending records assigned to nobody, with their priority, in the order of an `inserted` queue: every page of an
+     * annotator's queue reads them all, so they are decoded by hand (`decodeCandidates`).
+     */
+    const pool = (datasetId: DatasetId) =>
+      Effect.flatMap(
         sql`select r.id, r.${sql.literal(seq)} as seq, coalesce(p.priority, 0) as priority from records r
           left join record_priorities p on p.record_id = r.id
           where r.dataset_id = ${datasetId} and r.status = 'pending'
-          and not exists (select 1 from record_assignments a where a.record_id = r.id)`
-    })
-    /** Per pending record, the users with a submitted answer or a draft (records without any are left out). */
-    const claims = SqlSchema.findAll({
-      Request: DatasetId,
-      Result: PairRow,
-      execute: (datasetId) =>
-        sql`select s.record_id, s.user_id from responses s join records r on r.id = s.record_id
-          where r.dataset_id = ${datasetId} and r.status = 'pending' and s.status in ('submitted', 'draft')`
-    })
+          and not exists (select 1 from record_assignments a where a.record_id = r.id)
+          order by priority desc, seq`,
+        decodeCandidates
+      )
     /**
      * Live leases whose user has not answered the record and may still annotate it: a member of the workspace, or an
      * owner. A member who leaves holds nothing from then on, as their assignments go with the membership.
@@ -71,6 +78,26 @@ export class AssignmentsRepo extends Effect.Service<AssignmentsRepo>()("Gloss/As
           and not exists (select 1 from responses s where s.record_id = l.record_id and s.user_id = l.user_id)
           and (u.role = 'owner' or exists (select 1 from workspaces_users m
             where m.workspace_id = d.workspace_id and m.user_id = l.user_id))`
+    })
+    /**
+     * The claims and the live leases in one statement: under PostgreSQL's read committed, each statement reads its
+     * own snapshot, and an answer committed between two reads would move a claim out of the leases (its user has
+     * answered) before the claims had seen it, so the record would look one claim short to the queue being drawn.
+     * Claims are a submitted answer or a draft on a pending record; leases come with their expiry, claims with none.
+     */
+    const claimsAndLeases = SqlSchema.findAll({
+      Request: Schema.Struct({ datasetId: DatasetId, now: DbTimestamp }),
+      Result: Schema.Struct({ record_id: RecordId, user_id: UserId, expires_at: Schema.NullOr(DbTimestamp) }),
+      execute: ({ datasetId, now }) =>
+        sql`select l.record_id, l.user_id, l.expires_at from record_leases l
+          join datasets d on d.id = l.dataset_id join users u on u.id = l.user_id
+          where l.dataset_id = ${datasetId} and l.expires_at > ${now}
+          and not exists (select 1 from responses s where s.record_id = l.record_id and s.user_id = l.user_id)
+          and (u.role = 'owner' or exists (select 1 from workspaces_users m
+            where m.workspace_id = d.workspace_id and m.user_id = l.user_id))
+          union all
+          select s.record_id, s.user_id, null from responses s join records r on r.id = s.record_id
+          where r.dataset_id = ${datasetId} and r.status = 'pending' and s.status in ('submitted', 'draft')`
     })
     const assignedTo = SqlSchema.findAll({
       Request: Schema.Struct({ datasetId: DatasetId, userId: UserId }),
@@ -209,8 +236,17 @@ export class AssignmentsRepo extends Effect.Service<AssignmentsRepo>()("Gloss/As
         Effect.map(recordIds(datasetId), (rows) => rows.map((row) => row.id)).pipe(orDie),
       members: (workspaceId: WorkspaceId) => members(workspaceId).pipe(orDie),
       pool: (datasetId: DatasetId) => Effect.map(pool(datasetId), (rows) => rows.map(toCandidate)).pipe(orDie),
-      claims: (datasetId: DatasetId) => claims(datasetId).pipe(orDie),
       leases: (datasetId: DatasetId, now: Date) => leases({ datasetId, now }).pipe(orDie),
+      claimsAndLeases: (datasetId: DatasetId, now: Date) =>
+        Effect.map(claimsAndLeases({ datasetId, now }), (rows) => {
+          const claims: Array<{ readonly record_id: RecordId; readonly user_id: UserId }> = []
+          const leases: Array<LeaseRow> = []
+          for (const row of rows) {
+            if (row.expires_at === null) claims.push({ record_id: row.record_id, user_id: row.user_id })
+            else leases.push({ record_id: row.record_id, user_id: row.user_id, expires_at: row.expires_at })
+          }
+          return { claims, leases }
+        }).pipe(orDie),
       assignedTo: (datasetId: DatasetId, userId: UserId) =>
         Effect.map(assignedTo({ datasetId, userId }), (rows) => rows.map(toCandidate)).pipe(orDie),
       answeredBy: (datasetId: DatasetId, userId: UserId) =>
