@@ -14,7 +14,7 @@ import type { Candidate } from "./queueOrder.js"
 
 const CHUNK = 500
 
-const CandidateRow = Schema.Struct({ id: RecordId, seq: DbInt, priority: DbInt })
+export const CandidateRow = Schema.Struct({ id: RecordId, seq: DbInt, priority: DbInt })
 const PairRow = Schema.Struct({ record_id: RecordId, user_id: UserId })
 const LeaseRow = Schema.Struct({ record_id: RecordId, user_id: UserId, expires_at: DbTimestamp })
 export type LeaseRow = typeof LeaseRow.Type

@@ -69,8 +69,14 @@ export interface Queue {
 
 /** The comparison of the queue's order for one user. */
 export const orderFor = (userId: string, order: QueueOrder) => {
+  // Each record's key is computed once, not once per comparison: a shuffled pool of 100 000 is sorted on every page.
+  const keys = new Map<string, number>()
   const key = order === "shuffled"
-    ? (candidate: Candidate) => fnv1a32(`${userId}:${candidate.id}`)
+    ? (candidate: Candidate) => {
+      let value = keys.get(candidate.id)
+      if (value === undefined) keys.set(candidate.id, value = fnv1a32(`${userId}:${candidate.id}`))
+      return value
+    }
     : (candidate: Candidate) => candidate.seq
   return (a: Candidate, b: Candidate): number =>
     b.priority - a.priority || key(a) - key(b) || a.seq - b.seq
