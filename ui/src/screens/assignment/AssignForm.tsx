@@ -67,7 +67,7 @@ const RecordsChoiceField = (props: {
       {radio("ids", "These records (ids)")}
       {props.choice === "ids"
         ? (
-          <div className="settings-input">
+          <div className="assignment-input">
             <label htmlFor="assign-ids">Record ids, one per line</label>
             <textarea id="assign-ids" rows={4} value={props.idsText} onChange={(e) => props.onIdsText(e.target.value)} />
           </div>
@@ -155,7 +155,7 @@ export const AssignForm = (props: {
   }
 
   return (
-    <form className="settings-form assignment-form" aria-labelledby={props.labelledBy} onSubmit={(e) => void assign(e)}>
+    <form noValidate className="assignment-form" aria-labelledby={props.labelledBy} onSubmit={(e) => void assign(e)}>
       <RecordsChoiceField
         datasetId={datasetId}
         records={summary.records}
@@ -166,7 +166,7 @@ export const AssignForm = (props: {
       />
       <UserChecks legend="Assign to" idPrefix="assign-to" users={users} chosen={chosen} onChange={setChosen} />
       <div className="assignment-numbers">
-        <div className="settings-input">
+        <div className="assignment-input">
           <label htmlFor="assign-per-record">Annotators per record</label>
           <input
             id="assign-per-record"
@@ -180,11 +180,11 @@ export const AssignForm = (props: {
             aria-describedby="assign-per-record-hint"
             onChange={(e) => setPerRecord(e.target.value)}
           />
-          <span id="assign-per-record-hint" className="muted settings-hint">
+          <span id="assign-per-record-hint" className="muted assignment-note">
             Fewer than the chosen annotators share the records: each goes to the least loaded.
           </span>
         </div>
-        <div className="settings-input">
+        <div className="assignment-input">
           <label htmlFor="assign-priority">Priority (optional)</label>
           <input
             id="assign-priority"
@@ -197,12 +197,12 @@ export const AssignForm = (props: {
             aria-describedby="assign-priority-hint"
             onChange={(e) => setPriority(e.target.value)}
           />
-          <span id="assign-priority-hint" className="muted settings-hint">
+          <span id="assign-priority-hint" className="muted assignment-note">
             Higher comes first in every queue; every record starts at 0.
           </span>
         </div>
       </div>
-      <div className="settings-save">
+      <div className="assignment-save">
         <button type="submit" className="primary" disabled={state.busy}>Assign</button>
         <button type="button" disabled={state.busy} onClick={() => void setPriorityOnly()}>Set priority only</button>
         <span role="status" className="assignment-result">{state.done ?? ""}</span>

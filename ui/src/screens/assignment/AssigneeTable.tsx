@@ -8,6 +8,7 @@ import type { AssigneeSummary, AssignmentSummary } from "../../../../src/domain/
 import type { DatasetId } from "../../../../src/domain/Ids.js"
 import { setQuota } from "../../data/assignment.js"
 import { errorMessage } from "../../data/client.js"
+import "../team/team.css"
 
 const MAX_QUOTA = 10_000_000
 
@@ -46,7 +47,7 @@ const QuotaCell = (props: {
   }
   return (
     <td data-label="Quota">
-      <form className="assignment-quota" onSubmit={(e) => void save(e)}>
+      <form noValidate className="assignment-quota" onSubmit={(e) => void save(e)}>
         <label htmlFor={inputId} className="visually-hidden">Quota for {user.username}</label>
         <input
           id={inputId}

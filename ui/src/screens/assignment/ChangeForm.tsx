@@ -38,18 +38,18 @@ const RemoveForm = (props: { readonly datasetId: DatasetId; readonly users: Read
     }
   }
   return (
-    <form className="settings-form assignment-form" aria-labelledby="assignment-remove" onSubmit={(e) => void remove(e)}>
+    <form noValidate className="assignment-form" aria-labelledby="assignment-remove" onSubmit={(e) => void remove(e)}>
       <h3 id="assignment-remove">Remove assignments</h3>
-      <div className="settings-input">
+      <div className="assignment-input">
         <label htmlFor="remove-whose">Whose assignments</label>
         <select id="remove-whose" value={whose} onChange={(e) => setWhose(e.target.value)}>
           <option value="">Choose…</option>
           <option value={EVERYBODY}>Everybody’s</option>
           {props.users.map((u) => <option key={u.user_id} value={u.user_id}>{u.username} ({u.assigned})</option>)}
         </select>
-        <span className="muted settings-hint">Their answers stay; the records go back to the pool.</span>
+        <span className="muted assignment-note">Their answers stay; the records go back to the pool.</span>
       </div>
-      <div className="settings-save">
+      <div className="assignment-save">
         <button type="submit" disabled={state.busy}>Remove</button>
         <span role="status" className="assignment-result">{state.done ?? ""}</span>
       </div>
@@ -82,9 +82,9 @@ const MoveForm = (props: { readonly datasetId: DatasetId; readonly users: Readon
     }
   }
   return (
-    <form className="settings-form assignment-form" aria-labelledby="assignment-move" onSubmit={(e) => void move(e)}>
+    <form noValidate className="assignment-form" aria-labelledby="assignment-move" onSubmit={(e) => void move(e)}>
       <h3 id="assignment-move">Move unfinished assignments</h3>
-      <div className="settings-input">
+      <div className="assignment-input">
         <label htmlFor="move-from">From</label>
         <select id="move-from" value={from} onChange={(e) => setFrom(e.target.value)}>
           <option value="">Choose…</option>
@@ -94,10 +94,10 @@ const MoveForm = (props: { readonly datasetId: DatasetId; readonly users: Readon
         </select>
       </div>
       <UserChecks legend="To" idPrefix="move-to" users={targets} chosen={to} onChange={setTo} />
-      <p className="muted settings-hint">
+      <p className="muted assignment-note">
         Each record goes to one of them, the least loaded first; what was already submitted or discarded stays.
       </p>
-      <div className="settings-save">
+      <div className="assignment-save">
         <button type="submit" disabled={state.busy}>Move</button>
         <span role="status" className="assignment-result">{state.done ?? ""}</span>
       </div>

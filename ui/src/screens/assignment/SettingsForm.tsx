@@ -83,7 +83,7 @@ export const SettingsForm = (props: {
   )
   const errors = state.errors ?? {}
   return (
-    <form className="settings-form assignment-form" aria-labelledby={props.labelledBy} onSubmit={(e) => void save(e)}>
+    <form noValidate className="assignment-form" aria-labelledby={props.labelledBy} onSubmit={(e) => void save(e)}>
       <fieldset className="assignment-records">
         <legend>Each annotator’s queue holds</legend>
         {radio("queue-assigned", "first", draft.assigned, "Their assigned records first, then records assigned to nobody", (assigned) => edit({ assigned }))}
@@ -95,7 +95,7 @@ export const SettingsForm = (props: {
         {radio("queue-order", "shuffled", draft.order, "Shuffled, differently for each annotator", (order) => edit({ order }))}
       </fieldset>
       <div className="assignment-numbers">
-        <div className="settings-input">
+        <div className="assignment-input">
           <label htmlFor="queue-lease">Reservation (minutes)</label>
           <input
             id="queue-lease"
@@ -109,12 +109,12 @@ export const SettingsForm = (props: {
             aria-describedby={errors.lease === undefined ? "queue-lease-hint" : "queue-lease-hint queue-lease-error"}
             onChange={(e) => edit({ lease: e.target.value })}
           />
-          <span id="queue-lease-hint" className="muted settings-hint">
+          <span id="queue-lease-hint" className="muted assignment-note">
             How long a record from the pool stays reserved for the annotator it was handed to.
           </span>
           {errors.lease === undefined ? null : <span id="queue-lease-error" className="error">{errors.lease}</span>}
         </div>
-        <div className="settings-input">
+        <div className="assignment-input">
           <label htmlFor="queue-quota">Default quota</label>
           <input
             id="queue-quota"
@@ -129,13 +129,13 @@ export const SettingsForm = (props: {
             aria-describedby={errors.quota === undefined ? "queue-quota-hint" : "queue-quota-hint queue-quota-error"}
             onChange={(e) => edit({ quota: e.target.value })}
           />
-          <span id="queue-quota-hint" className="muted settings-hint">
+          <span id="queue-quota-hint" className="muted assignment-note">
             The most records one annotator takes from the pool; empty for no limit.
           </span>
           {errors.quota === undefined ? null : <span id="queue-quota-error" className="error">{errors.quota}</span>}
         </div>
       </div>
-      <div className="settings-check">
+      <div className="assignment-check">
         <input id="queue-blind" type="checkbox" checked={draft.blind} onChange={(e) => edit({ blind: e.target.checked })} />
         <label htmlFor="queue-blind">Blind: annotators see no suggestions on a record until they have answered it</label>
       </div>
@@ -146,7 +146,7 @@ export const SettingsForm = (props: {
           <Link to={`/dataset/${props.datasetId}/settings`}>settings</Link>.
         </span>
       </p>
-      <div className="settings-save">
+      <div className="assignment-save">
         <button type="submit" className="primary" disabled={state.busy}>Save the queue settings</button>
         <span role="status" className="assignment-result">{state.done ?? ""}</span>
       </div>

@@ -48,8 +48,11 @@ export const describeFilters = (search: URLSearchParams): ReadonlyArray<string> 
   const view = queryFromUrl(search)
   const parts: Array<string> = []
   if (view.text.trim() !== "") parts.push(`containing “${view.text.trim()}”`)
-  const metadata = Object.entries(view.metadata).filter(([, f]) => isActive(f)).map(([name]) => name)
-  if (metadata.length > 0) parts.push(`metadata: ${metadata.join(", ")}`)
+  for (const [name, filter] of Object.entries(view.metadata)) {
+    if (!isActive(filter)) continue
+    if (filter.kind === "terms") parts.push(`${name}: ${filter.values.join(", ")}`)
+    else parts.push(`${name} ${filter.ge === undefined ? "" : `from ${filter.ge} `}${filter.le === undefined ? "" : `to ${filter.le}`}`.trim())
+  }
   const suggestions = Object.entries(view.suggestions ?? {}).filter(([, f]) => isSuggestionActive(f)).map(([name]) => name)
   if (suggestions.length > 0) parts.push(`suggestions for: ${suggestions.join(", ")}`)
   const status = recordStatusOf(search)
