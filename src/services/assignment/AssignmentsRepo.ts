@@ -99,15 +99,15 @@ export class AssignmentsRepo extends Effect.Service<AssignmentsRepo>()("Gloss/As
           select s.record_id, s.user_id, null from responses s join records r on r.id = s.record_id
           where r.dataset_id = ${datasetId} and r.status = 'pending' and s.status in ('submitted', 'draft')`
     })
-    const assignedTo = SqlSchema.findAll({
-      Request: Schema.Struct({ datasetId: DatasetId, userId: UserId }),
-      Result: CandidateRow,
-      execute: ({ datasetId, userId }) =>
+    /** A user's assigned records (decoded by hand as the pool's: a user may be assigned most of a dataset). */
+    const assignedTo = ({ datasetId, userId }: { readonly datasetId: DatasetId; readonly userId: UserId }) =>
+      Effect.flatMap(
         sql`select r.id, r.${sql.literal(seq)} as seq, coalesce(p.priority, 0) as priority
           from record_assignments a join records r on r.id = a.record_id
           left join record_priorities p on p.record_id = r.id
-          where a.dataset_id = ${datasetId} and a.user_id = ${userId}`
-    })
+          where a.dataset_id = ${datasetId} and a.user_id = ${userId}`,
+        decodeCandidates
+      )
     const answeredBy = SqlSchema.findAll({
       Request: Schema.Struct({ datasetId: DatasetId, userId: UserId }),
       Result: IdRow,
