@@ -160,6 +160,18 @@ describe.skipIf(!hasChromium)("the lead's assignments page, end to end", () => {
     await checkScreen(page, "assignments")
     await page.screenshot({ path: `${SCREENSHOTS}/assignments.png`, fullPage: true })
 
+    // A priority for the same records, without assigning them again: only those records rank higher.
+    await assign.getByLabel("Priority (optional)").fill("7")
+    await assign.getByRole("button", { name: "Set priority only" }).click()
+    await expect.poll(() => assign.getByRole("status").innerText()).toBe(`Priority 7 on ${inA} records.`)
+    expect((await summary()).assigned_records).toBe(inA)
+    const ranked = await run(annApi.assignment.queue({ path: { id }, urlParams: { limit: 50 }, payload: { reserve: false } }))
+    expect(ranked.items.filter((item) => item.reason === "assigned").map((item) => item.priority))
+      .toEqual(annRecords.map(() => 7))
+    const pool = ranked.items.filter((item) => item.reason === "pool")
+    expect(pool.length).toBeGreaterThan(0)
+    expect(pool.every((item) => item.priority === 0 && item.record.metadata?.["batch"] === "b")).toBe(true)
+
     // ann's unfinished records to cat.
     const move = page.getByRole("form", { name: "Move unfinished assignments" })
     await move.getByLabel("From").selectOption(ann.id)
