@@ -6,6 +6,7 @@ import { QueryClient, queryOptions } from "@tanstack/react-query"
 import { Effect, Schema } from "effect"
 import { DatasetId, type MetadataPropertyId } from "../../../src/domain/Ids.js"
 import { call, isUnauthorized } from "./client.js"
+import { searchBody } from "./search.js"
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -98,9 +99,9 @@ export const myProgress = (id: DatasetId) =>
   })
 
 /**
- * How many records wait in the caller's Pending queue: the total of their own queue (assigned records, then the
- * pool's), as the queue the annotation view walks counts them, so the Pending tab and "Record n of N" agree. Only
- * looks (`reserve: false`): counting reserves nothing. The metrics' `pending` (records less the caller's responses,
+ * How many records wait in the caller's own queue (assigned records, then the pool's), as the annotation view walks
+ * it where it applies (`queueApplies`), so the Pending tab and "Record n of N" agree; and how many of them are
+ * assigned to the caller. Only looks (`reserve: false`): counting reserves nothing. The metrics' `pending` (records less the caller's responses,
  * as in Argilla) also counts records others completed under the task distribution, records assigned to others and
  * pool records others hold, none of which are in the caller's queue.
  */
@@ -112,6 +113,25 @@ export const pendingQueue = (id: DatasetId) =>
         Effect.map(
           c.assignment.queue({ path: { id }, urlParams: { limit: 1 }, payload: { reserve: false } }),
           (page) => ({ total: page.total, assigned: page.assigned, pool: page.pool, quotaLeft: page.quota_left })
+        ), signal)
+  })
+
+/**
+ * How many records wait in the caller's Pending queue where the dataset's own queue does not apply to them (see
+ * `queueApplies`): the total of Argilla's pending search, the view's own, so the tab and "Record n of N" agree.
+ */
+export const pendingSearch = (id: DatasetId) =>
+  queryOptions({
+    queryKey: ["dataset", id, "progress", "pending-search"],
+    queryFn: ({ signal }) =>
+      call((c) =>
+        Effect.map(
+          c.search.mine({
+            path: { id },
+            urlParams: { limit: 1 },
+            payload: searchBody({ queue: "pending", text: "", metadata: {} })
+          }),
+          (page) => ({ total: page.total, relation: page.total_relation })
         ), signal)
   })
 

@@ -1,8 +1,9 @@
 /**
  * The annotation queue: the caller's records in one response status, loaded a page at a time, the next page fetched
- * before it is needed. The Pending queue without a sort or "find similar" is the caller's own queue
- * (`POST /api/gloss/me/datasets/{id}/queue`: assigned records, then the pool's, each with why it is there, the
- * page's pool records reserved for the caller); any other view is the contract's search. Records the user
+ * before it is needed. The Pending queue without a sort or "find similar", where the dataset's own queue applies to
+ * the caller (`queueApplies`), is that queue (`POST /api/gloss/me/datasets/{id}/queue`: assigned records, then the
+ * pool's, each with why it is there, the page's pool records reserved for the caller); any other view is the
+ * contract's search. Records the user
  * answers stay in the list (so "previous" still works) but are counted as having left the queue, which keeps
  * the offset of the next page right. Writes use the contract's calls: POST the first response, PUT later ones.
  */
@@ -13,7 +14,7 @@ import type { Response, ResponseStatus, ResponseValues } from "../../../src/doma
 import type { Suggestion } from "../../../src/domain/Suggestion.js"
 import type { UserId } from "../../../src/domain/Ids.js"
 import { call } from "./client.js"
-import type { QueuePlace } from "./queue.js"
+import type { QueuePlace } from "./queueRules.js"
 import { PAGE_SIZE, type Queue, type QueueQuery, queueNarrowing, searchBody, usesQueue } from "./search.js"
 
 export { isQueue, type MetadataFilter, type Queue, type QueueQuery, QUEUES, type TermValue } from "./search.js"
@@ -181,9 +182,11 @@ interface Page {
 
 const INCLUDE = ["responses", "suggestions"]
 
+type Source = "queue" | "search"
+
 /** A page of the view: from the caller's queue (which reserves its pool records for them), or from a search. */
-const fetchPage = (datasetId: DatasetId, query: QueueQuery, offset: number): Promise<Page> => {
-  if (usesQueue(query)) {
+const fetchPage = (datasetId: DatasetId, query: QueueQuery, source: Source, offset: number): Promise<Page> => {
+  if (source === "queue") {
     const narrowing = queueNarrowing(query)
     return call((c) =>
       c.assignment.queue({
@@ -214,17 +217,29 @@ const fetchPage = (datasetId: DatasetId, query: QueueQuery, offset: number): Pro
   }))
 }
 
-export const useQueue = (datasetId: DatasetId, query: QueueQuery, me: UserId | undefined): QueueView => {
+/**
+ * `ownQueue`: whether the dataset's own queue applies to the caller (undefined while not known: a view that would
+ * read it waits, rather than showing a search's list and then another).
+ */
+export const useQueue = (
+  datasetId: DatasetId,
+  query: QueueQuery,
+  me: UserId | undefined,
+  ownQueue: boolean | undefined
+): QueueView => {
   const [state, dispatch] = useReducer(reduce, initial)
-  const key = JSON.stringify([datasetId, query])
+  const source: Source | undefined = !usesQueue(query) ? "search" : ownQueue === undefined ? undefined : ownQueue ? "queue" : "search"
+  const key = JSON.stringify([datasetId, query, source])
   const stateRef = useRef(state)
   stateRef.current = state
   const generation = useRef(0)
-  const view = useRef(query)
+  const view = useRef({ query, source })
 
   const load = useCallback((offset: number, gen: number) => {
+    const { query, source } = view.current
+    if (source === undefined) return
     dispatch({ _tag: "loading", generation: gen })
-    fetchPage(datasetId, view.current, offset).then(
+    fetchPage(datasetId, query, source, offset).then(
       (page) => dispatch({ _tag: "page", generation: gen, ...page }),
       (error: unknown) => dispatch({ _tag: "failed", generation: gen, error })
     )
@@ -232,10 +247,10 @@ export const useQueue = (datasetId: DatasetId, query: QueueQuery, me: UserId | u
 
   useEffect(() => {
     generation.current += 1
-    view.current = query
+    view.current = { query, source }
     dispatch({ _tag: "reset", generation: generation.current })
     load(0, generation.current)
-    // `key` stands for datasetId + query
+    // `key` stands for datasetId + query + source
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, load])
 

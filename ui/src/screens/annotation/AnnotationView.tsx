@@ -15,7 +15,7 @@ import {
   questions as questionsQuery,
   refreshProgress
 } from "../../data/queries.js"
-import { useBlind } from "../../data/queue.js"
+import { useBlind, usePendingSource } from "../../data/queue.js"
 import { restoreResponse, useQueue } from "../../data/records.js"
 import { queryFromUrl, searchBody, urlParams, withoutSuggestions } from "../../data/search.js"
 import { actionFor, isTyping, KEYS } from "../../keyboard/shortcuts.js"
@@ -56,7 +56,8 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
   const bulk = search.get("view") === "bulk" && hasBulkView(queue)
   // The view is part of the queue's key: back from the bulk view, which may have answered records, it loads again.
   const queueQuery = useMemo(() => (bulk ? { ...query, view: "bulk" } : query), [bulk, query])
-  const records = useQueue(datasetId, queueQuery, me?.id)
+  const { ownQueue } = usePendingSource(datasetId)
+  const records = useQueue(datasetId, queueQuery, me?.id, ownQueue)
   const help = useRef<HTMLDialogElement>(null)
   // Review mode: owners, admins and the workspace's reviewers see every annotator's responses and settle the final
   // answers. Bulk, when chosen after it, wins (and the Review toggle turns bulk off).

@@ -13,10 +13,10 @@ import {
   metadataMetrics,
   metadataProperties,
   myProgress,
-  pendingQueue,
   questions as questionsQuery,
   suggestionAgents
 } from "../../data/queries.js"
+import { usePendingSource } from "../../data/queue.js"
 import { type MetadataFilter, type Queue, QUEUES, type TermValue } from "../../data/records.js"
 import { type QueueQuery, RECORD_STATUSES, usesQueue } from "../../data/search.js"
 import { Chips, chipsOf } from "./filters/Chips.js"
@@ -163,7 +163,7 @@ export const ControlPanel = (props: Props) => {
   const { datasetId, onChange, query } = props
   const id = useId()
   const mine = useQuery(myProgress(datasetId)).data
-  const pending = useQuery(pendingQueue(datasetId)).data
+  const { count: pending, ownQueue } = usePendingSource(datasetId)
   const properties = useQuery(metadataProperties(datasetId)).data ?? []
   const questions = useQuery(questionsQuery(datasetId)).data ?? []
   const agentItems = useQuery(suggestionAgents(datasetId)).data ?? []
@@ -188,7 +188,7 @@ export const ControlPanel = (props: Props) => {
           >
             {LABELS[queue]}
             {queue === "pending"
-              ? pending === undefined ? null : <span className="count">{pending.total}</span>
+              ? pending === undefined ? null : <span className="count">{pending.total}{pending.relation === "gte" ? "+" : ""}</span>
               : mine === undefined ? null : <span className="count">{mine[queue]}</span>}
           </button>
         ))}
@@ -247,7 +247,7 @@ export const ControlPanel = (props: Props) => {
         <SimilarBanner datasetId={datasetId} similar={query.similar} onSimilar={(similar) => onChange({ ...query, similar })} />
       )}
       <Chips chips={chips} onChange={onChange} />
-      {query.queue === "pending" && !usesQueue(query)
+      {ownQueue === true && query.queue === "pending" && !usesQueue(query)
         ? <p className="muted queue-note" role="note">Sorted: showing the search's order, not your queue's.</p>
         : null}
       {blind ? <p className="muted queue-note" role="note">Blind: suggestions appear after you submit.</p> : null}

@@ -6,9 +6,9 @@ import {
   dataset as datasetQuery,
   me as meQuery,
   myProgress,
-  pendingQueue,
   teamProgress
 } from "../../data/queries.js"
+import { usePendingSource } from "../../data/queue.js"
 import { canReview, useMayReview } from "../../data/review.js"
 import { Link } from "../../router.js"
 
@@ -16,7 +16,7 @@ const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((
 
 export const ProgressPanel = (props: { readonly datasetId: DatasetId }) => {
   const mine = useQuery(myProgress(props.datasetId)).data
-  const queue = useQuery(pendingQueue(props.datasetId)).data
+  const queue = usePendingSource(props.datasetId).count
   // Pending counts the caller's queue, as its tab does (with what it is made of when some is assigned). Records
   // others completed (the task distribution's min_submitted) are counted apart, by a search of their own; records
   // assigned to others or held by them are no figure of the caller's.
@@ -39,7 +39,7 @@ export const ProgressPanel = (props: { readonly datasetId: DatasetId }) => {
           </p>
           <ul className="counts">
             <li>
-              Pending {queue === undefined ? "…" : queue.total}
+              Pending {queue === undefined ? "…" : `${queue.total}${queue.relation === "gte" ? "+" : ""}`}
               {queue === undefined || queue.assigned === 0 ? null : (
                 <span className="muted queue-parts">
                   {" "}({queue.assigned} assigned to you{queue.pool === 0 ? "" : `, ${queue.pool} from the pool`})
