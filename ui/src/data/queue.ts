@@ -40,7 +40,9 @@ export interface PendingCount {
  * of N" and the progress panel count the same records. Once the queue applies in a view it stays: answering the last
  * assigned record does not turn the view into another list under the user's feet.
  */
-export const usePendingSource = (datasetId: DatasetId): { readonly ownQueue: boolean | undefined; readonly count: PendingCount | undefined } => {
+export const usePendingSource = (
+  datasetId: DatasetId
+): { readonly ownQueue: boolean | undefined; readonly count: PendingCount | undefined } => {
   const settings = useQuery(queueSettings(datasetId))
   const queue = useQuery(pendingQueue(datasetId))
   const sticky = useRef<{ readonly datasetId: DatasetId; readonly applies: boolean } | undefined>(undefined)

@@ -3,9 +3,9 @@
  * before it is needed. The Pending queue without a sort or "find similar", where the dataset's own queue applies to
  * the caller (`queueApplies`), is that queue (`POST /api/gloss/me/datasets/{id}/queue`: assigned records, then the
  * pool's, each with why it is there, the page's pool records reserved for the caller); any other view is the
- * contract's search. Records the user
- * answers stay in the list (so "previous" still works) but are counted as having left the queue, which keeps
- * the offset of the next page right. Writes use the contract's calls: POST the first response, PUT later ones.
+ * contract's search. Records the user answers stay in the list (so "previous" still works) but are counted as
+ * having left the queue, which keeps the offset of the next page right. Writes use the contract's calls: POST the
+ * first response, PUT later ones.
  */
 import { useCallback, useEffect, useReducer, useRef } from "react"
 import type { DatasetId } from "../../../src/domain/Ids.js"
@@ -197,7 +197,9 @@ const fetchPage = (datasetId: DatasetId, query: QueueQuery, source: Source, offs
     ).then((page) => ({
       items: page.items.map((i) => i.record),
       scores: [],
-      places: page.items.map((i) => [i.record.id, { reason: i.reason, priority: i.priority, leaseExpiresAt: i.lease_expires_at }] as const),
+      places: page.items.map((i) =>
+        [i.record.id, { reason: i.reason, priority: i.priority, leaseExpiresAt: i.lease_expires_at }] as const
+      ),
       total: page.total,
       totalRelation: "eq"
     }))
@@ -228,7 +230,11 @@ export const useQueue = (
   ownQueue: boolean | undefined
 ): QueueView => {
   const [state, dispatch] = useReducer(reduce, initial)
-  const source: Source | undefined = !usesQueue(query) ? "search" : ownQueue === undefined ? undefined : ownQueue ? "queue" : "search"
+  const source: Source | undefined = !usesQueue(query)
+    ? "search"
+    : ownQueue === undefined
+    ? undefined
+    : ownQueue ? "queue" : "search"
   const key = JSON.stringify([datasetId, query, source])
   const stateRef = useRef(state)
   stateRef.current = state

@@ -44,7 +44,9 @@ export interface AssignmentQueueSeeded {
 interface SeedRecord {
   readonly external_id: string
   readonly fields: { readonly text: string }
-  readonly suggestions?: ReadonlyArray<{ readonly question_name: string; readonly value: string; readonly agent: string; readonly score: number }>
+  readonly suggestions?: ReadonlyArray<
+    { readonly question_name: string; readonly value: string; readonly agent: string; readonly score: number }
+  >
 }
 
 const SENTIMENT = {
