@@ -102,7 +102,10 @@ export const makeAssignment = ({ api, call }: Transport) => {
       : Effect.forEach(refs, (ref) => parseId(RecordId, "Record", idOf(ref)))
 
   const selection = (options: RecordSelectionOptions) =>
-    Effect.map(recordIds(options.recordIds), (ids) => ({ ...given("record_ids", ids), ...given("query", options.query) }))
+    Effect.map(recordIds(options.recordIds), (ids) => ({
+      ...given("record_ids", ids),
+      ...given("query", options.query)
+    }))
 
   /** Readable by every member of the workspace. */
   const settings = Effect.fn("GlossClient.assignment.settings")(function*(ref: DatasetRef) {
@@ -131,14 +134,16 @@ export const makeAssignment = ({ api, call }: Transport) => {
     }))
   })
 
-  const unassign = Effect.fn("GlossClient.assignment.unassign")(function*(ref: DatasetRef, options: UnassignOptions = {}) {
-    const id = yield* dataset(ref)
-    const users = options.users === undefined ? undefined : yield* userIds(id, options.users)
-    return yield* call(api.assignment.unassign({
-      path: { id },
-      payload: { ...(yield* selection(options)), ...given("users", users) }
-    }))
-  })
+  const unassign = Effect.fn("GlossClient.assignment.unassign")(
+    function*(ref: DatasetRef, options: UnassignOptions = {}) {
+      const id = yield* dataset(ref)
+      const users = options.users === undefined ? undefined : yield* userIds(id, options.users)
+      return yield* call(api.assignment.unassign({
+        path: { id },
+        payload: { ...(yield* selection(options)), ...given("users", users) }
+      }))
+    }
+  )
 
   /** Only what `from` has not submitted or discarded moves. */
   const move = Effect.fn("GlossClient.assignment.move")(function*(ref: DatasetRef, options: MoveOptions) {
