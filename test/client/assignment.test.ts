@@ -39,7 +39,7 @@ for (const dialect of dialects) {
             (client) => Effect.promise(() => client.close())
           )
 
-          expect(yield* promise(() => lead.assignment.settings(dataset))).toEqual({
+          expect(yield* promise(() => lead.assignment.settings(dataset))).toMatchObject({
             assigned: "first", order: "inserted", lease_minutes: 30, blind: false, quota: null, min_submitted: 1
           })
           const updated = yield* promise(() => lead.assignment.updateSettings(dataset, { quota: 3 }))
