@@ -41,7 +41,13 @@ export const QueueSettings = Schema.Struct({
   /** The most records one user takes from the pool (answered or reserved); null for no limit. */
   quota: Schema.NullOr(Schema.Int),
   /** The distribution's `min_submitted`: how many users answer each pool record (set on the dataset). */
-  min_submitted: Schema.Int
+  min_submitted: Schema.Int,
+  /**
+   * Whether the dataset's queue is in use: records are assigned or prioritised, or a lead changed how queues are made
+   * (assigned only, shuffled, a quota, the lease time). Until then every client, Gloss's web UI included, shows the
+   * pending records as Argilla does, and nothing is reserved; blind mode alone does not put the queue in use.
+   */
+  in_use: Schema.Boolean
 }).annotations({ identifier: "QueueSettings" })
 export type QueueSettings = typeof QueueSettings.Type
 
@@ -119,8 +125,15 @@ export const AssigneeSummary = Schema.Struct({
   done: Schema.Int,
   /** Pool records reserved for them now (leases not yet expired). */
   leased: Schema.Int,
-  /** Their own quota where one is set for them, else the dataset's. */
+  /** The quota that applies to them: their own where one is set, else the dataset's. */
   quota: Schema.NullOr(Schema.Int),
+  /** Their own quota; null where the dataset's applies. */
+  own_quota: Schema.NullOr(Schema.Int),
+  /**
+   * Whether they are a member of the workspace. Others are listed when they hold reservations or have answered
+   * here: an owner who annotates without being a member, a former member whose answers remain.
+   */
+  member: Schema.Boolean,
   /** Records waiting in their queue now. */
   pending: Schema.Int
 }).annotations({ identifier: "AssigneeSummary" })
@@ -131,7 +144,7 @@ export const AssignmentSummary = Schema.Struct({
   records: Schema.Int,
   /** Records assigned to at least one user. */
   assigned_records: Schema.Int,
-  /** One row per member of the workspace, and per user with assignments here. */
+  /** One row per member of the workspace, and per other user who holds reservations or has answered here. */
   users: Schema.Array(AssigneeSummary)
 }).annotations({ identifier: "AssignmentSummary" })
 export type AssignmentSummary = typeof AssignmentSummary.Type

@@ -40,7 +40,7 @@ for (const dialect of dialects) {
           )
 
           expect(yield* promise(() => lead.assignment.settings(dataset))).toMatchObject({
-            assigned: "first", order: "inserted", lease_minutes: 30, blind: false, quota: null, min_submitted: 1
+            assigned: "first", order: "inserted", lease_minutes: 30, blind: false, quota: null, min_submitted: 1, in_use: false
           })
           const updated = yield* promise(() => lead.assignment.updateSettings(dataset, { quota: 3 }))
           expect([updated.quota, updated.order, updated.lease_minutes]).toEqual([3, "inserted", 30])

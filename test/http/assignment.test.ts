@@ -111,7 +111,7 @@ for (const dialect of dialects) {
       it.effect("settings: the defaults without a row, changed by owners and admins only, checked; 401, 403, 404", () =>
         Effect.gen(function*() {
           const { admin, alice, id, outsider, owner } = yield* seeded(2)
-          const defaults = { assigned: "first", order: "inserted", lease_minutes: 30, blind: false, quota: null, min_submitted: 1 }
+          const defaults = { assigned: "first", order: "inserted", lease_minutes: 30, blind: false, quota: null, min_submitted: 1, in_use: false }
           expect(yield* alice.client.assignment.settings({ path: { id } })).toEqual(defaults)
           expect(yield* countWhere("queue_settings", "dataset_id", id)).toBe(0)
           yield* expectFailure(alice.client.assignment.updateSettings({ path: { id }, payload: { blind: true } }), "Forbidden")
@@ -120,10 +120,29 @@ for (const dialect of dialects) {
             path: { id },
             payload: { order: "shuffled", lease_minutes: 5, quota: 7 }
           })
-          expect(changed).toEqual({ ...defaults, order: "shuffled", lease_minutes: 5, quota: 7 })
+          expect(changed).toEqual({ ...defaults, order: "shuffled", lease_minutes: 5, quota: 7, in_use: true })
           // Settings left out keep their value; null takes the quota away.
           const again = yield* owner.assignment.updateSettings({ path: { id }, payload: { assigned: "only", quota: null } })
-          expect(again).toEqual({ ...defaults, assigned: "only", order: "shuffled", lease_minutes: 5 })
+          expect(again).toEqual({ ...defaults, assigned: "only", order: "shuffled", lease_minutes: 5, in_use: true })
+          // Blind mode alone does not put the queue in use; an assignment or a priority does.
+          const blindOnly = yield* owner.assignment.updateSettings({
+            path: { id },
+            payload: { assigned: "first", order: "inserted", lease_minutes: 30, blind: true }
+          })
+          expect(blindOnly).toEqual({ ...defaults, blind: true })
+          const [first] = (yield* owner.records.list({ path: { id }, urlParams: {} })).items
+          yield* owner.assignment.prioritize({ path: { id }, payload: { record_ids: [first!.id], priority: 1 } })
+          expect((yield* alice.client.assignment.settings({ path: { id } })).in_use).toBe(true)
+          yield* owner.assignment.prioritize({ path: { id }, payload: { record_ids: [first!.id], priority: 0 } })
+          yield* owner.assignment.assign({ path: { id }, payload: { users: [alice.user.id], record_ids: [first!.id] } })
+          expect((yield* alice.client.assignment.settings({ path: { id } })).in_use).toBe(true)
+          yield* owner.assignment.unassign({ path: { id }, payload: {} })
+          expect((yield* alice.client.assignment.settings({ path: { id } })).in_use).toBe(false)
+          const restored = yield* owner.assignment.updateSettings({
+            path: { id },
+            payload: { assigned: "only", order: "shuffled", lease_minutes: 5, blind: false }
+          })
+          expect(restored).toEqual(again)
           expect(yield* alice.client.assignment.settings({ path: { id } })).toEqual(again)
           // min_submitted is the dataset's distribution.
           yield* send("PATCH", `/api/v1/datasets/${id}`, { distribution: { strategy: "overlap", min_submitted: 2 } })
@@ -297,12 +316,21 @@ for (const dialect of dialects) {
 
           // A user's own quota, over the dataset's; null gives the dataset's back.
           const set = yield* owner.assignment.setQuota({ path: { id }, payload: { user_id: bob.user.id, quota: 5 } })
-          expect(set.users.find((u) => u.user_id === bob.user.id)?.quota).toBe(5)
-          expect(set.users.find((u) => u.user_id === alice.user.id)?.quota).toBe(3)
+          expect(set.users.find((u) => u.user_id === bob.user.id)).toMatchObject({ quota: 5, own_quota: 5 })
+          expect(set.users.find((u) => u.user_id === alice.user.id)).toMatchObject({ quota: 3, own_quota: null })
+          // An own quota equal to the dataset's is still the user's own.
+          const same = yield* owner.assignment.setQuota({ path: { id }, payload: { user_id: carol.user.id, quota: 3 } })
+          expect(same.users.find((u) => u.user_id === carol.user.id)).toMatchObject({ quota: 3, own_quota: 3 })
+          yield* owner.assignment.setQuota({ path: { id }, payload: { user_id: carol.user.id, quota: null } })
           expect((yield* queue(bob, id, { reserve: false })).total).toBe(5)
           const cleared = yield* owner.assignment.setQuota({ path: { id }, payload: { user_id: bob.user.id, quota: null } })
-          expect(cleared.users.find((u) => u.user_id === bob.user.id)?.quota).toBe(3)
+          expect(cleared.users.find((u) => u.user_id === bob.user.id)).toMatchObject({ quota: 3, own_quota: null })
           expect((yield* queue(bob, id, { reserve: false })).total).toBe(3)
+          // An owner outside the workspace who draws from the pool is listed, as not a member, with what they hold.
+          yield* owner.assignment.queue({ path: { id }, urlParams: { limit: 1 }, payload: {} })
+          const outside = (yield* owner.assignment.summary({ path: { id } })).users.filter((u) => !u.member)
+          expect(outside.map((u) => [u.leased, u.assigned])).toEqual([[1, 0]])
+          yield* owner.assignment.release({ path: { id } })
           yield* expectFailure(
             owner.assignment.setQuota({ path: { id }, payload: { user_id: outsider.user.id, quota: 2 } }),
             "Unprocessable"

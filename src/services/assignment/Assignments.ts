@@ -24,19 +24,25 @@ import { Datasets } from "../datasets/Datasets.js"
 import type { DatasetRow } from "../datasets/rows.js"
 import { AssignmentsRepo } from "./AssignmentsRepo.js"
 import { Queues } from "./Queues.js"
-import { QueueSettingsRepo, type QueueSettingsValues } from "../datasets/QueueSettingsRepo.js"
+import { DEFAULT_QUEUE_SETTINGS, QueueSettingsRepo, type QueueSettingsValues } from "../datasets/QueueSettingsRepo.js"
 import { distribute } from "./distribute.js"
 import { Selections } from "./selection.js"
 
 const invalid = (detail: string) => new Unprocessable({ detail })
 
-export const settingsOf = (dataset: DatasetRow, values: QueueSettingsValues): QueueSettings => ({
+/** Whether settings put the queue in use by themselves (blind mode does not: it changes what is shown, not the queue). */
+export const settingsInUse = (values: QueueSettingsValues): boolean =>
+  values.assigned !== DEFAULT_QUEUE_SETTINGS.assigned || values.queue_order !== DEFAULT_QUEUE_SETTINGS.queue_order ||
+  values.quota !== null || values.lease_minutes !== DEFAULT_QUEUE_SETTINGS.lease_minutes
+
+export const settingsOf = (dataset: DatasetRow, values: QueueSettingsValues, assignedOrPrioritised: boolean): QueueSettings => ({
   assigned: values.assigned,
   order: values.queue_order,
   lease_minutes: values.lease_minutes,
   blind: values.blind,
   quota: values.quota,
-  min_submitted: dataset.distribution.min_submitted
+  min_submitted: dataset.distribution.min_submitted,
+  in_use: assignedOrPrioritised || settingsInUse(values)
 })
 
 export class Assignments extends Effect.Service<Assignments>()("Gloss/Assignments", {
@@ -52,7 +58,7 @@ export class Assignments extends Effect.Service<Assignments>()("Gloss/Assignment
 
     const settings = Effect.fn("Assignments.settings")(function*(actor: User, id: DatasetId) {
       const dataset = yield* datasets.access(actor, id, "datasets.read")
-      return settingsOf(dataset, yield* settingsRepo.of(id))
+      return settingsOf(dataset, yield* settingsRepo.of(id), yield* repo.assignedOrPrioritised(id))
     })
 
     const updateSettings = Effect.fn("Assignments.updateSettings")(
@@ -67,7 +73,7 @@ export class Assignments extends Effect.Service<Assignments>()("Gloss/Assignment
           quota: update.quota === undefined ? current.quota : update.quota
         }
         yield* settingsRepo.upsert({ ...next, dataset_id: id, updated_at: yield* now })
-        return settingsOf(dataset, next)
+        return settingsOf(dataset, next, yield* repo.assignedOrPrioritised(id))
       }
     )
 
@@ -156,19 +162,27 @@ export class Assignments extends Effect.Service<Assignments>()("Gloss/Assignment
         const [assigned, assignedDoneBy, doneBy] = [count(loads), count(assignedDone), count(done)]
         const leased = new Map<string, number>()
         for (const lease of leases) leased.set(lease.user_id, (leased.get(lease.user_id) ?? 0) + 1)
-        const pending = yield* queues.pendingCounts(dataset, values, members.map((m) => m.user_id))
-        const users: Array<AssigneeSummary> = members.map((member) => ({
-          user_id: member.user_id,
-          username: member.username,
-          assigned: assigned.get(member.user_id) ?? 0,
-          assigned_done: assignedDoneBy.get(member.user_id) ?? 0,
-          done: doneBy.get(member.user_id) ?? 0,
-          leased: leased.get(member.user_id) ?? 0,
-          quota: quotas.get(member.user_id) ?? values.quota,
-          pending: pending.get(member.user_id) ?? 0
+        const memberIds = new Set<string>(members.map((m) => m.user_id))
+        const others = [...new Set([...leased.keys(), ...doneBy.keys()])].filter((id) => !memberIds.has(id)) as Array<UserId>
+        const listed = [
+          ...members.map((m) => ({ ...m, member: true })),
+          ...(yield* repo.usersNamed(others)).map((u) => ({ ...u, member: false }))
+        ]
+        const pending = yield* queues.pendingCounts(dataset, values, listed.filter((u) => u.member || u.role === "owner").map((u) => u.user_id))
+        const users: Array<AssigneeSummary> = listed.map((user) => ({
+          user_id: user.user_id,
+          username: user.username,
+          assigned: assigned.get(user.user_id) ?? 0,
+          assigned_done: assignedDoneBy.get(user.user_id) ?? 0,
+          done: doneBy.get(user.user_id) ?? 0,
+          leased: leased.get(user.user_id) ?? 0,
+          quota: quotas.get(user.user_id) ?? values.quota,
+          own_quota: quotas.get(user.user_id) ?? null,
+          member: user.member,
+          pending: pending.get(user.user_id) ?? 0
         }))
         const summary: AssignmentSummary = {
-          settings: settingsOf(dataset, values),
+          settings: settingsOf(dataset, values, assignedRecords > 0 || (yield* repo.assignedOrPrioritised(dataset.id))),
           records: records.length,
           assigned_records: assignedRecords,
           users

@@ -192,6 +192,21 @@ export class AssignmentsRepo extends Effect.Service<AssignmentsRepo>()("Gloss/As
       Result: Schema.Struct({ id: RecordId }),
       execute: (datasetId) => sql`select id from records where dataset_id = ${datasetId} order by ${sql.literal(seq)}`
     })
+    /** Whether any record of the dataset is assigned or has a priority. */
+    const assignedOrPrioritised = (datasetId: DatasetId) =>
+      Effect.map(
+        sql`select 1 as found from record_assignments where dataset_id = ${datasetId}
+          union all select 1 as found from record_priorities where dataset_id = ${datasetId} limit 1`,
+        (rows) => rows.length > 0
+      )
+    /** Users' names and roles, by id. */
+    const usersNamed = (ids: ReadonlyArray<UserId>) =>
+      ids.length === 0
+        ? Effect.succeed([])
+        : Effect.flatMap(
+          sql`select id as user_id, username, role from users where ${sql.in("id", ids)} order by username`,
+          Schema.decodeUnknown(Schema.Array(Schema.Struct({ user_id: UserId, username: Schema.String, role: Schema.String })))
+        )
     /** The members of a workspace, with their names and roles. */
     const members = SqlSchema.findAll({
       Request: WorkspaceId,
@@ -235,6 +250,8 @@ export class AssignmentsRepo extends Effect.Service<AssignmentsRepo>()("Gloss/As
       recordIds: (datasetId: DatasetId) =>
         Effect.map(recordIds(datasetId), (rows) => rows.map((row) => row.id)).pipe(orDie),
       members: (workspaceId: WorkspaceId) => members(workspaceId).pipe(orDie),
+      usersNamed: (ids: ReadonlyArray<UserId>) => usersNamed(ids).pipe(orDie),
+      assignedOrPrioritised: (datasetId: DatasetId) => assignedOrPrioritised(datasetId).pipe(orDie),
       pool: (datasetId: DatasetId) => Effect.map(pool(datasetId), (rows) => rows.map(toCandidate)).pipe(orDie),
       leases: (datasetId: DatasetId, now: Date) => leases({ datasetId, now }).pipe(orDie),
       claimsAndLeases: (datasetId: DatasetId, now: Date) =>

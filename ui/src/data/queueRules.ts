@@ -13,14 +13,15 @@ export interface QueuePlace {
 }
 
 /**
- * Whether the dataset's own queue applies to the caller: records are assigned to them, or the lead has set how the
- * queues are made (assigned records only, a shuffle, a quota). A dataset nobody has assigned or configured behaves
- * as Argilla's does, so there the Pending view stays Argilla's search: each annotator's own pseudo-random order, and
- * nothing reserved (the queue would hand out pages in insertion order and reserve each page's records, so two
- * annotators of a `min_submitted` 1 dataset would no longer see the same pending records).
+ * Whether the dataset's own queue applies to the caller: the server says the queue is in use (records assigned or
+ * prioritised, or the lead set how queues are made: assigned only, a shuffle, a quota, the lease time), or records
+ * are assigned to the caller. A dataset nobody has assigned or configured behaves as Argilla's does, so there the
+ * Pending view stays Argilla's search: each annotator's own pseudo-random order, and nothing reserved (the queue
+ * reserves each page's pool records, so two annotators of a `min_submitted` 1 dataset would no longer see the same
+ * pending records). Once one record is assigned to anyone, everyone's Pending view is the queue: the others' queues
+ * must leave out what is assigned to someone else.
  */
-export const queueApplies = (settings: QueueSettings, assignedToMe: number): boolean =>
-  assignedToMe > 0 || settings.assigned === "only" || settings.order === "shuffled" || settings.quota !== null
+export const queueApplies = (settings: QueueSettings, assignedToMe: number): boolean => settings.in_use || assignedToMe > 0
 
 export const REASON_TEXT: Record<QueueReason, string> = { assigned: "Assigned to you", pool: "From the pool" }
 

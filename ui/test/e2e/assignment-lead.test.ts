@@ -123,7 +123,8 @@ describe.skipIf(!hasChromium)("the lead's assignments page, end to end", () => {
       lease_minutes: 45,
       blind: true,
       quota: 3,
-      min_submitted: 1
+      min_submitted: 1,
+      in_use: true
     })
 
     // ann's own quota, set in her row.

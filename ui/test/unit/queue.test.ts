@@ -8,21 +8,20 @@ const defaults: QueueSettings = {
   lease_minutes: 30,
   blind: false,
   quota: null,
-  min_submitted: 1
+  min_submitted: 1,
+  in_use: false
 }
 
 describe("whether the caller's own queue applies", () => {
-  it("not in a dataset nobody has assigned or configured: that one is Argilla's, its Pending view a search", () => {
+  it("not in a dataset whose queue the server says is not in use: that one is Argilla's, its Pending view a search", () => {
     expect(queueApplies(defaults, 0)).toBe(false)
-    // Blind mode, a lease time or the distribution say nothing about who gets which records.
-    expect(queueApplies({ ...defaults, blind: true, lease_minutes: 5, min_submitted: 3 }, 0)).toBe(false)
+    // Blind mode or the distribution say nothing about who gets which records.
+    expect(queueApplies({ ...defaults, blind: true, min_submitted: 3 }, 0)).toBe(false)
   })
 
-  it("as soon as records are assigned to the caller, or the lead has set how the queues are made", () => {
+  it("as soon as the queue is in use (anyone's records assigned, or the lead set how queues are made), or records are assigned to the caller", () => {
+    expect(queueApplies({ ...defaults, in_use: true }, 0)).toBe(true)
     expect(queueApplies(defaults, 1)).toBe(true)
-    expect(queueApplies({ ...defaults, assigned: "only" }, 0)).toBe(true)
-    expect(queueApplies({ ...defaults, order: "shuffled" }, 0)).toBe(true)
-    expect(queueApplies({ ...defaults, quota: 50 }, 0)).toBe(true)
   })
 })
 

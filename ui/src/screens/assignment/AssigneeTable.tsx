@@ -12,12 +12,8 @@ import "../team/team.css"
 
 const MAX_QUOTA = 10_000_000
 
-/**
- * The user's own quota as far as the summary tells it: the summary gives the quota that applies, so one equal to the
- * dataset's default reads as none of their own.
- */
-export const ownQuota = (user: AssigneeSummary, defaultQuota: number | null): number | null =>
-  user.quota === defaultQuota ? null : user.quota
+/** The user's own quota (null: the dataset's default applies to them). */
+export const ownQuota = (user: AssigneeSummary, _defaultQuota: number | null): number | null => user.own_quota
 
 const QuotaCell = (props: {
   readonly datasetId: DatasetId
@@ -99,7 +95,10 @@ export const AssigneeTable = (props: { readonly datasetId: DatasetId; readonly s
             <tbody>
               {users.map((user) => (
                 <tr key={user.user_id} data-user={user.username}>
-                  <th scope="row">{user.username}</th>
+                  <th scope="row">
+                    {user.username}
+                    {user.member ? null : <span className="muted"> (not a member)</span>}
+                  </th>
                   <td data-label="Assigned"><span className="team-count">{user.assigned}</span></td>
                   <td data-label="Assigned done">
                     <span className="team-count">{user.assigned_done}</span>
