@@ -19,8 +19,12 @@ import type { SearchRecordsQuery } from "../../../src/domain/Search.js"
 import { call } from "./client.js"
 import { queryClient, refreshProgress } from "./queries.js"
 
-/** While the assignments page is on screen, the team's answers and leases show within this long. */
-export const ASSIGNMENT_REFRESH_MS = 10_000
+/**
+ * While the assignments page is on screen, the team's answers and leases show within this long. Not the agreement
+ * page's 10 s: the summary makes every member's queue, about a CPU second at 100 000 records
+ * (`npm run bench -- queue`), and a lead may leave the page open all day.
+ */
+export const ASSIGNMENT_REFRESH_MS = 30_000
 
 const key = (id: DatasetId) => ["dataset", id, "assignment"] as const
 

@@ -4,7 +4,7 @@
  * filtered on batch "a", sets blind mode, a shuffled order and quotas, assigns the filtered records to ann and ben
  * one annotator per record, moves ann's unfinished records to cat and removes ben's; after each step the table
  * shows what the server's summary says (read from the API in the test, never written here). An annotator gets no
- * page, no tab and no link. The screens are checked at 1280 and 400 px (teamChecks.ts: axe, no sideways scroll).
+ * page, no tab and no link. Records picked in the bulk view reach the page as ids ("Assign selected…"). The screens are checked at 1280 and 400 px (teamChecks.ts: axe, no sideways scroll).
  */
 import { FetchHttpClient } from "@effect/platform"
 import { Effect, ManagedRuntime } from "effect"
@@ -211,6 +211,30 @@ describe.skipIf(!hasChromium)("the lead's assignments page, end to end", () => {
       .toBe(`${annNow.assigned_done} done · ${annNow.assigned - annNow.assigned_done} to do`)
     await page.context().close()
   }, 240_000)
+
+  it("records picked in the bulk view go to the assignments page as ids, and are assigned from there", async () => {
+    const [, , cat] = seeded.annotators
+    const id = seeded.datasetId
+    const page = await signedIn(`/dataset/${id}/annotation-mode?view=bulk`, OWNER.username, OWNER.password)
+    await page.locator(".bulk-card").first().waitFor()
+    const picked: Array<string | null> = []
+    for (const n of [1, 2]) {
+      await page.getByRole("checkbox", { name: `Select record ${n}`, exact: true }).check()
+      picked.push(await page.locator(".bulk-card").nth(n - 1).getAttribute("data-record-id"))
+    }
+    await page.getByRole("link", { name: "Assign selected…" }).click()
+    await page.waitForURL(/\/assignments\?ids=/)
+    const assign = page.getByRole("form", { name: "Assign records" })
+    expect(await assign.getByRole("radio", { name: /These records/ }).isChecked()).toBe(true)
+    expect((await assign.getByLabel("Record ids, one per line").inputValue()).split("\n")).toEqual(picked)
+    await assign.getByRole("group", { name: "Assign to" }).getByLabel(cat.username, { exact: true }).check()
+    await assign.getByRole("button", { name: "Assign", exact: true }).click()
+    await expect.poll(() => assign.getByRole("status").innerText()).toMatch(/^2 records, [0-2] assignments?\.$/)
+    const catQueue = await run((await api(cat.apiKey)).assignment.queue({ path: { id }, urlParams: { limit: 50 }, payload: { reserve: false } }))
+    const assignedToCat = catQueue.items.filter((item) => item.reason === "assigned").map((item) => item.record.id)
+    expect(picked.every((recordId) => recordId !== null && assignedToCat.includes(recordId as never))).toBe(true)
+    await page.context().close()
+  }, 120_000)
 
   it("an annotator gets no assignments page, tab or link, and the server refuses them", async () => {
     const [ann] = seeded.annotators

@@ -175,7 +175,8 @@ export const AnnotationView = (props: { readonly datasetId: DatasetId }) => {
             : bulk
             ? fields.data === undefined || questions.data === undefined
               ? <p aria-live="polite">Loading records…</p>
-              : <BulkView datasetId={datasetId} query={query} fields={fields.data} questions={questions.data} me={me?.id} />
+              : <BulkView datasetId={datasetId} query={query} fields={fields.data} questions={questions.data} me={me?.id}
+                manages={canManage(me?.role)} />
             : record !== undefined && dataset.data !== undefined && fields.data !== undefined &&
                 questions.data !== undefined
             ? (

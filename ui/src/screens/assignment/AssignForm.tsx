@@ -84,8 +84,10 @@ export const AssignForm = (props: {
 }) => {
   const { datasetId, summary } = props
   const { search } = useLocation()
-  const [choice, setChoice] = useState<RecordsChoice>(() => filterQuery(search) === undefined ? "all" : "filtered")
-  const [idsText, setIdsText] = useState("")
+  // The bulk view's "Assign selected…" brings its records as `ids`; the annotation view's "Assign…", its filters.
+  const [choice, setChoice] = useState<RecordsChoice>(() =>
+    search.get("ids") !== null ? "ids" : filterQuery(search) === undefined ? "all" : "filtered")
+  const [idsText, setIdsText] = useState(() => (search.get("ids") ?? "").split(",").filter((id) => id !== "").join("\n"))
   const [chosen, setChosen] = useState<ReadonlySet<UserId>>(new Set())
   const [perRecord, setPerRecord] = useState("")
   const [priority, setPriority] = useState("")

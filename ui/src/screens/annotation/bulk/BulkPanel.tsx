@@ -10,6 +10,7 @@ import type { Question } from "../../../../../src/domain/Question.js"
 import type { DatasetRecord } from "../../../../../src/domain/Record.js"
 import type { ResponseStatus, ResponseValues } from "../../../../../src/domain/Response.js"
 import { type FormValues, submitErrors, toResponseValues } from "../questions/answers.js"
+import { Link } from "../../../router.js"
 import { BulkCard } from "./BulkCard.js"
 import { BulkForm } from "./BulkForm.js"
 import "./bulk.css"
@@ -57,7 +58,12 @@ interface Props {
   readonly onPage: (offset: number) => void
   /** resolves true when the write went through (the selection is then cleared) */
   readonly onApply: (target: BulkTarget, status: ResponseStatus, values: ResponseValues | null) => Promise<boolean>
+  /** For owners and admins: the assignments page, where "Assign selected…" takes the records picked here. */
+  readonly assignHref?: string | undefined
 }
+
+/** The most picked records "Assign selected…" carries in its link (each id is 37 characters of the URL). */
+const MAX_ASSIGN_LINK = 200
 
 export const BulkPanel = (props: Props) => {
   const { me, pageSize, records, total, totalRelation } = props
@@ -173,6 +179,11 @@ export const BulkPanel = (props: Props) => {
             </button>
           )}
         <span className="bulk-count" aria-live="polite">{countText} selected</span>
+        {props.assignHref === undefined || selection._tag !== "some" || selection.ids.size === 0
+          ? null
+          : selection.ids.size > MAX_ASSIGN_LINK
+          ? <span className="muted">To assign more than {MAX_ASSIGN_LINK} picked records, filter them and use Assign….</span>
+          : <Link to={`${props.assignHref}?ids=${[...selection.ids].join(",")}`}>Assign selected…</Link>}
       </div>
       <nav className="bulk-pager" aria-label="Pages">
         <button type="button" className="secondary" disabled={props.offset === 0}

@@ -23,6 +23,8 @@ interface Props {
   readonly fields: ReadonlyArray<Field>
   readonly questions: ReadonlyArray<Question>
   readonly me: UserId | undefined
+  /** Owners and admins may assign the records they pick. */
+  readonly manages?: boolean | undefined
 }
 
 const STATUS_WORD: Record<ResponseStatus, string> = { submitted: "submitted", draft: "saved as draft", discarded: "discarded" }
@@ -72,6 +74,7 @@ export const BulkView = (props: Props) => {
   const showJob = apply.run.running || apply.run.job !== undefined || apply.run.error !== undefined
   return (
     <BulkPanel
+      assignHref={props.manages === true ? `/dataset/${datasetId}/assignments` : undefined}
       records={page.data?.records ?? []}
       total={page.data?.total ?? 0}
       totalRelation={page.data?.totalRelation ?? "eq"}
