@@ -233,6 +233,18 @@ describe.skipIf(!hasChromium)("the lead's assignments page, end to end", () => {
     const catQueue = await run((await api(cat.apiKey)).assignment.queue({ path: { id }, urlParams: { limit: 50 }, payload: { reserve: false } }))
     const assignedToCat = catQueue.items.filter((item) => item.reason === "assigned").map((item) => item.record.id)
     expect(picked.every((recordId) => recordId !== null && assignedToCat.includes(recordId as never))).toBe(true)
+
+    // Everybody's assignments go only once the lead confirms.
+    const held = (await summary()).assigned_records
+    const remove = page.getByRole("form", { name: "Remove assignments" })
+    await remove.getByLabel("Whose assignments").selectOption({ label: "Everybody’s" })
+    await remove.getByRole("button", { name: "Remove" }).click()
+    await remove.getByRole("button", { name: /^Yes, remove all/ }).waitFor()
+    await remove.getByRole("button", { name: "Cancel" }).click()
+    expect((await summary()).assigned_records).toBe(held)
+    await remove.getByRole("button", { name: "Remove" }).click()
+    await remove.getByRole("button", { name: /^Yes, remove all/ }).click()
+    await expect.poll(async () => (await summary()).assigned_records).toBe(0)
     await page.context().close()
   }, 120_000)
 

@@ -22,10 +22,18 @@ const EVERYBODY = "*"
 const RemoveForm = (props: { readonly datasetId: DatasetId; readonly users: ReadonlyArray<AssigneeSummary> }) => {
   const [whose, setWhose] = useState("")
   const [state, setState] = useState<Outcome>({ busy: false })
+  // Everybody's assignments are a lead's whole plan: the first press asks, the second removes.
+  const [confirming, setConfirming] = useState(false)
+  const everyAssignment = props.users.reduce((sum, u) => sum + u.assigned, 0)
   const remove = async (event: FormEvent) => {
     event.preventDefault()
     const user = props.users.find((u) => u.user_id === whose)
     if (whose !== EVERYBODY && user === undefined) return setState({ busy: false, error: "Choose whose assignments go." })
+    if (whose === EVERYBODY && !confirming) {
+      setConfirming(true)
+      return setState({ busy: false })
+    }
+    setConfirming(false)
     setState({ busy: true })
     try {
       const result = await unassignRecords(props.datasetId, user === undefined ? {} : { users: [user.user_id] })
@@ -42,7 +50,10 @@ const RemoveForm = (props: { readonly datasetId: DatasetId; readonly users: Read
       <h3 id="assignment-remove">Remove assignments</h3>
       <div className="assignment-input">
         <label htmlFor="remove-whose">Whose assignments</label>
-        <select id="remove-whose" value={whose} onChange={(e) => setWhose(e.target.value)}>
+        <select id="remove-whose" value={whose} onChange={(e) => {
+          setWhose(e.target.value)
+          setConfirming(false)
+        }}>
           <option value="">Choose…</option>
           <option value={EVERYBODY}>Everybody’s</option>
           {props.users.map((u) => <option key={u.user_id} value={u.user_id}>{u.username} ({u.assigned})</option>)}
@@ -50,7 +61,16 @@ const RemoveForm = (props: { readonly datasetId: DatasetId; readonly users: Read
         <span className="muted assignment-note">Their answers stay; the records go back to the pool.</span>
       </div>
       <div className="assignment-save">
-        <button type="submit" disabled={state.busy}>Remove</button>
+        {confirming
+          ? (
+            <>
+              <button type="submit" className="danger" disabled={state.busy} autoFocus>
+                Yes, remove all {plural(everyAssignment, "assignment")}
+              </button>
+              <button type="button" className="secondary" onClick={() => setConfirming(false)}>Cancel</button>
+            </>
+          )
+          : <button type="submit" disabled={state.busy}>Remove</button>}
         <span role="status" className="assignment-result">{state.done ?? ""}</span>
       </div>
       {state.error === undefined ? null : <p className="error" role="alert">{state.error}</p>}
