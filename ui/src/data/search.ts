@@ -265,3 +265,39 @@ export const queryFromUrl = (search: URLSearchParams): QueueQuery => {
       : undefined
   }
 }
+
+/** The URL keys of the view's record filters (text, metadata, suggestions, record status), to clear them together. */
+export const RECORD_FILTER_KEYS = ["_search", "_metadata", "_suggestion", "_record_status"] as const
+
+/** `_record_status` alone (the annotation view reads it only beside a queue other than Pending). */
+const recordStatusOf = (search: URLSearchParams) => RECORD_STATUSES.find((s) => s === search.get("_record_status"))
+
+/**
+ * The search that the view's record filters in a URL describe, for the pages about records rather than about the
+ * caller's own work (agreement, assignment): text, metadata, suggestions and record status, without the queue tab's
+ * filter on the caller's answers, the sort or "find similar". Undefined when the URL has none.
+ */
+export const recordFilters = (search: URLSearchParams): SearchRecordsQuery | undefined => {
+  const view = queryFromUrl(search)
+  const body = searchBody({
+    queue: "submitted",
+    text: view.text,
+    metadata: view.metadata,
+    suggestions: view.suggestions,
+    recordStatus: recordStatusOf(search)
+  })
+  const and = (body.filters?.and ?? []).filter((f) => !(f.scope.entity === "response" && f.scope.property === "status"))
+  if (and.length === 0 && body.query === undefined) return undefined
+  return {
+    ...(body.query === undefined ? {} : { query: body.query }),
+    ...(and.length === 0 ? {} : { filters: { and } })
+  }
+}
+
+/** How many record filters the URL applies besides the text (metadata, suggestion and record status filters). */
+export const recordFilterCount = (search: URLSearchParams): number => {
+  const view = queryFromUrl(search)
+  return Object.values(view.metadata).filter(isActive).length +
+    Object.values(view.suggestions ?? {}).filter(isSuggestionActive).length +
+    (recordStatusOf(search) === undefined ? 0 : 1)
+}

@@ -14,34 +14,19 @@ import {
   isSuggestionActive,
   type QueueQuery,
   queryFromUrl,
+  RECORD_FILTER_KEYS,
+  recordFilters,
   RECORD_STATUSES,
-  searchBody,
   urlParams
 } from "../../data/search.js"
 
 /** The URL keys of the annotation view's filters this page applies. */
-export const FILTER_KEYS = ["_search", "_metadata", "_suggestion", "_record_status"] as const
+export const FILTER_KEYS = RECORD_FILTER_KEYS
 
 const recordStatusOf = (search: URLSearchParams) => RECORD_STATUSES.find((s) => s === search.get("_record_status"))
 
 /** The search the URL's filters describe; undefined when the URL has none. */
-export const filterQuery = (search: URLSearchParams): SearchRecordsQuery | undefined => {
-  const view = queryFromUrl(search)
-  const body = searchBody({
-    queue: "submitted",
-    text: view.text,
-    metadata: view.metadata,
-    suggestions: view.suggestions,
-    recordStatus: recordStatusOf(search)
-  })
-  // The queue tab's filter on the caller's own answers is not one of the view's filters here.
-  const and = (body.filters?.and ?? []).filter((f) => !(f.scope.entity === "response" && f.scope.property === "status"))
-  if (and.length === 0 && body.query === undefined) return undefined
-  return {
-    ...(body.query === undefined ? {} : { query: body.query }),
-    ...(and.length === 0 ? {} : { filters: { and } })
-  }
-}
+export const filterQuery = recordFilters
 
 /** The filters the URL applies, in words, for the page to say what "matching the filters" means. */
 export const describeFilters = (search: URLSearchParams): ReadonlyArray<string> => {
