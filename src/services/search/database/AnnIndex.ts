@@ -23,6 +23,7 @@
  * This file decides when work runs (locks, schedules, the maintenance loop); annSets.ts does the filling, catching
  * up, saving and opening of a set.
  */
+import { logDropped } from "./dropped.js"
 import type { SqlClient } from "@effect/sql"
 import { Clock, Deferred, Effect, FiberSet, Option, type Scope } from "effect"
 import type { AnnFiles } from "./annFiles.js"
@@ -192,7 +193,9 @@ export const makeAnnIndex = (options: {
         /** Serves this set; false (the set closed) when the entry was forgotten meanwhile. */
         const serve = (set: IndexSet) =>
           Effect.gen(function*() {
-            if (entries.get(settingsId) !== entry) return yield* Effect.as(Effect.ignore(worker.close(set.name)), false)
+            if (entries.get(settingsId) !== entry) {
+              return yield* Effect.as(logDropped(`Closing the vector index set ${set.name}`)(worker.close(set.name)), false)
+            }
             entry.current = set
             yield* Deferred.succeed(entry.ready, true)
             return true
@@ -233,7 +236,7 @@ export const makeAnnIndex = (options: {
           if (entry !== undefined && set !== undefined) {
             // Nothing of the entry's may use its set once closed (a first build still adding its staged vectors).
             entry.current = undefined
-            yield* Effect.ignore(worker.close(set.name))
+            yield* logDropped(`Closing the vector index set ${set.name}`)(worker.close(set.name))
           }
           // Whether or not this process used them: a deleted dataset's files (and its copies, gigabytes at a million
           // vectors) must not stay behind because another process served its searches.
@@ -299,7 +302,7 @@ export const makeAnnIndex = (options: {
       saveAll: Effect.forEach([...entries.values()], (entry) =>
         entry.current === undefined || !entry.current.unsaved
           ? Effect.void
-          : Effect.ignore(entry.lock.withPermits(1)(save(entry, entry.current))), { discard: true })
+          : logDropped(`Saving the vector index of settings ${entry.settingsId}`)(entry.lock.withPermits(1)(save(entry, entry.current))), { discard: true })
     } satisfies AnnIndex
   })
 

@@ -5,6 +5,7 @@
  * Segment files are written under new names and the JSON is replaced by a rename, so a crash at any moment leaves
  * the previous JSON and the files it names. The index is a cache: anything missing or unreadable means a rebuild.
  */
+import { logDropped } from "./dropped.js"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Effect, Option, Schema } from "effect"
@@ -38,7 +39,7 @@ export const annFiles = (home: string): AnnFiles => {
   const root = path.join(home, "vectors")
   const json = (settingsId: string) => path.join(root, `${settingsId}.json`)
   const folderOf = (settingsId: string) => path.join(root, settingsId)
-  const quietly = (run: () => void) => Effect.ignore(Effect.try(run))
+  const quietly = (run: () => void) => logDropped("Writing or removing a vector index file")(Effect.try(run))
   return {
     folder: (settingsId, set) =>
       Effect.sync(() => {
