@@ -155,7 +155,7 @@ export class Assignments extends Effect.Service<Assignments>()("Gloss/Assignment
           repo.leases(dataset.id, at),
           settingsRepo.quotas(dataset.id),
           repo.assignedRecords(dataset.id),
-          repo.recordIds(dataset.id)
+          repo.recordCount(dataset.id)
         ])
         const count = (rows: ReadonlyArray<{ readonly user_id: string; readonly n: number }>) =>
           new Map(rows.map((row) => [row.user_id, row.n]))
@@ -183,7 +183,7 @@ export class Assignments extends Effect.Service<Assignments>()("Gloss/Assignment
         }))
         const summary: AssignmentSummary = {
           settings: settingsOf(dataset, values, assignedRecords > 0 || (yield* repo.assignedOrPrioritised(dataset.id))),
-          records: records.length,
+          records,
           assigned_records: assignedRecords,
           users
         }

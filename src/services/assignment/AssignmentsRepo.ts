@@ -199,6 +199,11 @@ export class AssignmentsRepo extends Effect.Service<AssignmentsRepo>()("Gloss/As
           union all select 1 as found from record_priorities where dataset_id = ${datasetId} limit 1`,
         (rows) => rows.length > 0
       )
+    const recordCount = SqlSchema.single({
+      Request: DatasetId,
+      Result: Schema.Struct({ n: DbInt }),
+      execute: (datasetId) => sql`select count(*) as n from records where dataset_id = ${datasetId}`
+    })
     /** Users' names and roles, by id. */
     const usersNamed = (ids: ReadonlyArray<UserId>) =>
       ids.length === 0
@@ -252,6 +257,7 @@ export class AssignmentsRepo extends Effect.Service<AssignmentsRepo>()("Gloss/As
       members: (workspaceId: WorkspaceId) => members(workspaceId).pipe(orDie),
       usersNamed: (ids: ReadonlyArray<UserId>) => usersNamed(ids).pipe(orDie),
       assignedOrPrioritised: (datasetId: DatasetId) => assignedOrPrioritised(datasetId).pipe(orDie),
+      recordCount: (datasetId: DatasetId) => Effect.map(recordCount(datasetId), (row) => row.n).pipe(orDie),
       pool: (datasetId: DatasetId) => Effect.map(pool(datasetId), (rows) => rows.map(toCandidate)).pipe(orDie),
       leases: (datasetId: DatasetId, now: Date) => leases({ datasetId, now }).pipe(orDie),
       claimsAndLeases: (datasetId: DatasetId, now: Date) =>
