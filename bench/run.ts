@@ -6,6 +6,9 @@
  * Each suite's figures are also written to `bench/results/<suite>-<time>.json` with the machine, the commit and the
  * options they came from, so that a figure is never quoted without them (`GLOSS_BENCH_RESULTS_DIR` writes them
  * elsewhere). A run started by a test (vitest sets `VITEST`) writes none: a small smoke run is not a result.
+ *
+ * `npm run bench -- compare <git ref> [suite ...]` runs the suites on that version and on this tree, pair by pair
+ * (bench/compare.ts).
  */
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -43,9 +46,19 @@ const suites: Record<string, (options: SuiteOptions) => Promise<unknown>> = {
   queue: queueSuite
 }
 
+// `scale`, `quantisation`, `export`, `migrate`, `review` and `queue` run only when asked for: at their default sizes they
+// load a million (100 000 vector-laden, or 100 000 with 300 000 answers, or 100 000 to assign) records.
+const onlyWhenAsked = new Set(["scale", "quantisation", "export", "migrate", "review", "queue"])
+
 const selected: Array<string> = []
 const options: Record<string, string> = {}
 const args = process.argv.slice(2).filter((arg) => arg !== "--")
+// `compare <git ref> [suite ...]`: the suites on another version and on this tree, side by side (bench/compare.ts).
+if (args[0] === "compare") {
+  const { compare } = await import("./compare.js")
+  const known = Object.keys(suites)
+  process.exit(await compare(args.slice(1), { known, defaults: known.filter((name) => !onlyWhenAsked.has(name)) }))
+}
 for (let i = 0; i < args.length; i++) {
   const arg = args[i] ?? ""
   if (!arg.startsWith("--")) selected.push(arg)
@@ -61,9 +74,6 @@ if (unknown.length > 0) {
 }
 
 const results: Record<string, unknown> = {}
-// `scale`, `quantisation`, `export`, `migrate`, `review` and `queue` run only when asked for: at their default sizes they
-// load a million (100 000 vector-laden, or 100 000 with 300 000 answers, or 100 000 to assign) records.
-const onlyWhenAsked = new Set(["scale", "quantisation", "export", "migrate", "review", "queue"])
 for (const name of selected.length > 0 ? selected : Object.keys(suites).filter((name) => !onlyWhenAsked.has(name))) {
   const suite = suites[name]
   if (suite !== undefined) results[name] = await suite(options)
