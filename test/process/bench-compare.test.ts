@@ -1,0 +1,95 @@
+/**
+ * `npm run bench -- compare <ref>` run small: the `agreement` suite (no server, seconds at 200 records) on a scratch
+ * worktree of HEAD, built there, and on this tree, one round. This checks the printed table, the result file's shape
+ * and that the worktree is gone afterwards; never how fast either side was. The working tree is not built
+ * (`--build base`): its dist/ is shared with the other tests, and `agreement` does not use it.
+ */
+import { execFile } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { promisify } from "node:util"
+import { afterAll, describe, expect, it } from "vitest"
+
+const ROOT = path.resolve(import.meta.dirname, "../..")
+const TSX = path.join(ROOT, "node_modules/.bin/tsx")
+const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), "gloss-compare-test-"))
+afterAll(() => fs.rmSync(resultsDir, { recursive: true, force: true }))
+
+const run = (args: ReadonlyArray<string>) =>
+  promisify(execFile)(TSX, ["bench/run.ts", "compare", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, GLOSS_BENCH_RESULTS_DIR: resultsDir },
+    maxBuffer: 16 * 2 ** 20,
+    timeout: 240_000
+  })
+
+const git = async (...args: Array<string>) => (await promisify(execFile)("git", args, { cwd: ROOT })).stdout.trim()
+
+describe("npm run bench -- compare, small", () => {
+  it("runs a suite on HEAD's worktree and on this tree, prints the table and writes its file", async () => {
+    const head = await git("rev-parse", "HEAD")
+    const { stdout, stderr } = await run(["HEAD", "agreement", "--records", "200", "--rounds", "1", "--build", "base"])
+
+    expect(stdout).toContain(`agreement: base HEAD (${head.slice(0, 7)}) against the working tree (${head.slice(0, 7)}`)
+    const lines = stdout.split("\n")
+    const header = lines.find((line) => line.startsWith("metric"))
+    expect(header?.split(/\s{2,}/)).toEqual(["metric", "better", "base 1", "work 1", "ratio 1", "median ratio"])
+    const cells = (metric: string) => lines.find((line) => line.startsWith(`${metric} `))?.trim().split(/\s+/)
+    // The same options on both sides: the same data, so the same count, ratio 1.
+    expect(cells("records")).toEqual(["records", "200", "200", "1", "1"])
+    expect(cells("questions.label_selection.questionAgreement.cpuSeconds")?.[1]).toBe("lower")
+    expect(cells("questions.label_selection.recordsPerCpuSecond")?.[1]).toBe("higher")
+    expect(cells("heapUsedMB")?.length).toBe(5)
+
+    const files = fs.readdirSync(resultsDir)
+    expect(files).toEqual([expect.stringMatching(/^compare-agreement-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.json$/)])
+    const result = JSON.parse(fs.readFileSync(path.join(resultsDir, files[0] ?? ""), "utf8"))
+    expect(result).toMatchObject({
+      suite: "agreement",
+      date: expect.any(String),
+      base: { ref: "HEAD", commit: head },
+      head: { commit: head, dirty: expect.any(Boolean) },
+      machine: { cpus: expect.any(Number), node: process.version },
+      options: { records: "200" },
+      rounds: 1
+    })
+    expect(result.table.length).toBeGreaterThan(30)
+    for (const row of result.table) {
+      expect(row).toEqual({
+        metric: expect.any(String),
+        better: expect.toBeOneOf(["lower", "higher", null]),
+        base: [expect.any(Number)],
+        head: [expect.any(Number)],
+        ratios: [expect.toBeOneOf([expect.any(Number), null])],
+        medianRatio: expect.toBeOneOf([expect.any(Number), null])
+      })
+    }
+    expect(result.table.find((row: { metric: string }) => row.metric === "records")).toMatchObject({ base: [200], head: [200], ratios: [1] })
+
+    // The base was built in its worktree, and the worktree removed at the end.
+    expect(stderr).toContain("compare: building HEAD (npm run build)")
+    const tree = /checked out in (\S+)/.exec(stderr)?.[1]
+    expect(tree).toBeDefined()
+    expect(fs.existsSync(path.dirname(tree ?? ""))).toBe(false)
+    expect(await git("worktree", "list", "--porcelain")).not.toContain(tree)
+  }, 240_000)
+
+  it("reports a suite missing at the base plainly and skips it", async () => {
+    const added = (await git("log", "--diff-filter=A", "--format=%H", "--", "bench/suites/queue.ts")).split("\n").at(-1) ?? ""
+    expect(added).toMatch(/^[0-9a-f]{40}$/)
+    const before = `${added}~1`
+    const failed = await run([before, "queue", "--build", "none"]).then(() => undefined, (error: { code: number; stdout: string; stderr: string }) => error)
+    expect(failed?.code).toBe(1)
+    expect(failed?.stderr).toContain(`compare: queue: not in ${before} (`)
+    expect(failed?.stderr).toContain("has no bench/suites/queue.ts); skipped")
+    expect(failed?.stderr).not.toContain("checked out in")
+    expect(failed?.stdout).toBe("")
+  }, 60_000)
+
+  it("refuses a ref that is no commit", async () => {
+    const failed = await run(["no-such-ref-anywhere", "agreement"]).then(() => undefined, (error: { code: number; stderr: string }) => error)
+    expect(failed?.code).toBe(2)
+    expect(failed?.stderr).toContain("compare: no-such-ref-anywhere is not a commit of this repository")
+  }, 60_000)
+})
