@@ -13,9 +13,10 @@ import { RecordId } from "../../../domain/Ids.js"
 import { intOf, isNumberOrNull, isUuid, plainRows } from "../../database/plainRows.js"
 import type { SearchHits } from "../Query.js"
 
+export const HitRow = Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number) })
 /** A page of hits, decoded with a fast path (see plainRows): every search reads one. */
 export const decodeHits = plainRows(
-  Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number) }),
+  HitRow,
   ({ id, score }) => isUuid(id) && isNumberOrNull(score) ? { id: id as RecordId, score } : undefined
 )
 const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
@@ -87,8 +88,9 @@ export interface RankedQuery extends PageQuery {
   readonly window: number
 }
 
-const decodeRanked = plainRows(
-  Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number), n: DbInt }),
+export const RankedRow = Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number), n: DbInt })
+export const decodeRanked = plainRows(
+  RankedRow,
   ({ id, score, n }) => {
     const count = intOf(n)
     return isUuid(id) && isNumberOrNull(score) && count !== undefined ? { id: id as RecordId, score, n: count } : undefined

@@ -44,9 +44,9 @@ export const decodeValued = plainRows(Valued, (row) => {
 })
 const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
 const decodeIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String })))
-const Scored = Schema.Struct({ key: DbInt, id: Schema.String, score: Schema.NullOr(Schema.Number) })
+export const Scored = Schema.Struct({ key: DbInt, id: Schema.String, score: Schema.NullOr(Schema.Number) })
 // Every vector search on SQLite reads a hundred of these: decoded with a fast path (see plainRows).
-const decodeScored = plainRows(Scored, (row) => {
+export const decodeScored = plainRows(Scored, (row) => {
   const key = intOf(row.key)
   return key !== undefined && typeof row.id === "string" && isNumberOrNull(row.score) ? { key, id: row.id, score: row.score } : undefined
 })

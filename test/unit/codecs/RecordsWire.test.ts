@@ -1,0 +1,133 @@
+/**
+ * The records' wire fast paths (src/http/RecordsWire.ts) equal their schemas. Reading: `plainBulk` vouches only for
+ * bodies `RecordsBulkCreate` / `RecordsBulkUpsert` accept, and gives what they decode to; everything else it leaves to
+ * the schema (which then answers with its own error). Writing: `bulkJson` and `searchJson` write the JSON that
+ * `Schema.encode(RecordsBulk)` and `Schema.encode(SearchRecordsResult)` give, for every value of those schemas.
+ */
+import { HttpBody } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { Either, Schema } from "effect"
+import { RecordsBulk, RecordsBulkCreate, RecordsBulkUpsert } from "../../../src/domain/Record.js"
+import { SearchRecordsResult } from "../../../src/domain/Search.js"
+import { bulkJson, plainBulk, searchJson } from "../../../src/http/RecordsWire.js"
+import { decoded, fc, jsonObject, RUNS } from "./shapes.js"
+
+/** `levels` arrays, one inside the other. */
+const nested = (levels: number): unknown => {
+  let value: unknown = "leaf"
+  for (let i = 0; i < levels; i++) value = [value]
+  return value
+}
+
+/** JSON objects a client sends as fields or metadata, and objects the schemas take differently or refuse. */
+const object = fc.oneof({ weight: 6, arbitrary: jsonObject }, {
+  weight: 1,
+  arbitrary: fc.constantFrom(
+    { deep: nested(30) },
+    { deep: nested(31) },
+    { deep: nested(32) },
+    JSON.parse("{\"__proto__\": {\"x\": 1}, \"a\": 1}") as unknown
+  )
+})
+const notObject = fc.constantFrom([1], "x", 3, true, undefined)
+const vectors = fc.dictionary(fc.string({ maxLength: 5 }), fc.array(fc.double(), { maxLength: 4 }), { maxKeys: 3 })
+const notVectors = fc.constantFrom([[0.1]], { v: [0.1, "0.2"] }, { v: [null] }, { v: 0.1 }, JSON.parse("{\"__proto__\": [1]}") as unknown)
+const externalId = fc.oneof(fc.string({ minLength: 1 }), fc.constantFrom("e".repeat(2000)))
+const notExternalId = fc.constantFrom("", "e".repeat(2001), 7)
+
+/**
+ * A record of a bulk body: the keys of an import (each valid or not, present or not), and at times another key. A
+ * create takes no `id`: for it, most records have none.
+ */
+const itemOf = (mode: "create" | "upsert") => fc.oneof(
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      fields: fc.oneof({ weight: 8, arbitrary: object }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: notObject }),
+      metadata: fc.oneof({ weight: 6, arbitrary: object }, { weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: notObject }),
+      external_id: fc.oneof({ weight: 6, arbitrary: externalId }, { weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: notExternalId }),
+      id: fc.oneof({ weight: 6, arbitrary: fc.uuid() }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom("not-a-uuid", "") }),
+      vectors: fc.oneof({ weight: 6, arbitrary: vectors }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: notVectors })
+    }, { requiredKeys: [] }).chain((record) => {
+      if (mode === "upsert" || !Object.hasOwn(record, "id")) return fc.constant(record)
+      const { id: _, ...withoutId } = record
+      return fc.oneof({ weight: 1, arbitrary: fc.constant(record) }, { weight: 9, arbitrary: fc.constant(withoutId) })
+    })
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      fields: jsonObject,
+      status: fc.constant("completed"),
+      responses: fc.constantFrom(null, [], [{ user_id: "0b9f6c1e-4a57-4a8f-9d5e-2f6a1c3b7d10", status: "draft" }]),
+      suggestions: fc.constantFrom(null, [{ question_name: "q", value: "a" }])
+    }, { requiredKeys: ["fields"] })
+  },
+  { weight: 1, arbitrary: fc.constantFrom(null, "record", [], JSON.parse("{\"fields\": {\"a\": 1}, \"__proto__\": {\"x\": 1}}") as unknown) }
+)
+
+const bodyOf = (mode: "create" | "upsert") => {
+  const item = itemOf(mode)
+  return fc.oneof(
+  { weight: 12, arbitrary: fc.record({ items: fc.array(item, { maxLength: 4 }) }) },
+  { weight: 1, arbitrary: fc.record({ items: fc.array(item, { maxLength: 2 }), extra: fc.jsonValue({ maxDepth: 1 }) }) },
+  { weight: 1, arbitrary: fc.constantFrom(null, [], {}, { items: {} }, { items: "x" }) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(item, fc.constantFrom(500, 501)).map(([one, n]) => ({ items: Array.from({ length: n }, () => one) }))
+  }
+  )
+}
+
+const decode = (mode: "create" | "upsert", value: unknown): Either.Either<unknown, unknown> =>
+  mode === "create" ? Schema.decodeUnknownEither(RecordsBulkCreate)(value) : Schema.decodeUnknownEither(RecordsBulkUpsert)(value)
+
+describe("plainBulk", () => {
+  for (const mode of ["create", "upsert"] as const) {
+    it(`${mode}: vouches only for what the schema accepts, and gives what it decodes to`, () => {
+      let vouched = 0
+      let refused = 0
+      fc.assert(
+        fc.property(bodyOf(mode), (value) => {
+          const fast = plainBulk(value, mode)
+          const slow = decode(mode, value)
+          if (Either.isLeft(slow)) refused++
+          if (fast === undefined) return
+          vouched++
+          expect(slow).toStrictEqual(Either.right(fast))
+        }),
+        { numRuns: RUNS }
+      )
+      // Both kinds came up: plain bodies the fast path took, and bodies left to the schema.
+      expect(Math.min(vouched, refused)).toBeGreaterThan(RUNS / 20)
+    })
+  }
+})
+
+const written = (response: { readonly body: HttpBody.HttpBody }) => {
+  const body = response.body
+  if (body._tag !== "Uint8Array") throw new Error(`expected a body in memory, got ${body._tag}`)
+  return JSON.parse(new TextDecoder().decode(body.body)) as unknown
+}
+/** The JSON the schema's encoding gives, as a client reads it. */
+const asJson = (encoded: unknown) => JSON.parse(JSON.stringify(encoded)) as unknown
+
+describe("bulkJson and searchJson", () => {
+  it("bulkJson writes what Schema.encode(RecordsBulk) gives", () => {
+    fc.assert(
+      fc.property(decoded(RecordsBulk), (bulk) => {
+        expect(written(bulkJson(bulk, 200))).toStrictEqual(asJson(Schema.encodeSync(RecordsBulk)(bulk)))
+      }),
+      { numRuns: RUNS / 4 }
+    )
+  })
+
+  it("searchJson writes what Schema.encode(SearchRecordsResult) gives", () => {
+    fc.assert(
+      fc.property(decoded(SearchRecordsResult), (result) => {
+        expect(written(searchJson(result))).toStrictEqual(asJson(Schema.encodeSync(SearchRecordsResult)(result)))
+      }),
+      { numRuns: RUNS / 4 }
+    )
+  })
+})
