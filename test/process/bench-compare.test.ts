@@ -76,9 +76,21 @@ describe("npm run bench -- compare, small", () => {
   }, 240_000)
 
   it("reports a suite missing at the base plainly and skips it", async () => {
-    const added = (await git("log", "--diff-filter=A", "--format=%H", "--", "bench/suites/queue.ts")).split("\n").at(-1) ?? ""
-    expect(added).toMatch(/^[0-9a-f]{40}$/)
-    const before = `${added}~1`
+    // A commit of this tree less the suite, made here (a dangling object that git collects later): the history of a
+    // shallow clone may not reach back to before the suite was added.
+    const index = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "gloss-compare-index-")), "index")
+    const withIndex = { cwd: ROOT, env: { ...process.env, GIT_INDEX_FILE: index } }
+    await promisify(execFile)("git", ["read-tree", "HEAD"], withIndex)
+    await promisify(execFile)("git", ["rm", "--cached", "--quiet", "bench/suites/queue.ts"], withIndex)
+    const tree = (await promisify(execFile)("git", ["write-tree"], withIndex)).stdout.trim()
+    fs.rmSync(path.dirname(index), { recursive: true, force: true })
+    // Named here: a fresh machine's git may know no user to write a commit as.
+    const someone = { GIT_AUTHOR_NAME: "test", GIT_AUTHOR_EMAIL: "test@example.invalid", GIT_COMMITTER_NAME: "test", GIT_COMMITTER_EMAIL: "test@example.invalid" }
+    const before = (await promisify(execFile)("git", ["commit-tree", tree, "-p", "HEAD", "-m", "the tree without the queue suite"], {
+      cwd: ROOT,
+      env: { ...process.env, ...someone }
+    })).stdout.trim()
+    expect(before).toMatch(/^[0-9a-f]{40}$/)
     const failed = await run([before, "queue", "--build", "none"]).then(() => undefined, (error: { code: number; stdout: string; stderr: string }) => error)
     expect(failed?.code).toBe(1)
     expect(failed?.stderr).toContain(`compare: queue: not in ${before} (`)
