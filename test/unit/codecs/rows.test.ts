@@ -1,7 +1,8 @@
 /**
  * The record rows' hand codecs (src/services/records/rows.ts) equal `RecordRow`: `decodeRecordRows` gives what
  * `Schema.decodeUnknown` gives on every page either database returns, the schema's own error on a page it refuses;
- * `encodeRecordRow` writes what `Schema.encode` writes, for every value the schema describes.
+ * `encodeRecordRow` writes what `Schema.encode` writes, for every row the service builds (from decoded values: see
+ * `decoded` in shapes.ts for the one value of the schema's type the two would write differently).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
