@@ -1,7 +1,6 @@
 /// <reference types="@vitest/browser/providers/playwright" />
 import { existsSync } from "node:fs"
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from "vitest/config"
-import { LongestFirst } from "./test/support/longestFirst.js"
 import { type Tier, tiers } from "./test/support/tiers.js"
 
 /**
@@ -63,8 +62,8 @@ export default defineConfig({
     // vitest's own summary, then a plain `tests: N passed, N failed, N skipped` line that CI log readers know.
     reporters: ["default", "./test/support/plainSummary.ts"],
     pool: "forks",
-    // Everything but the unit tier runs after it, together; in each pool the longest files start first.
-    sequence: { groupOrder: 1, sequencer: LongestFirst },
+    // Everything but the unit tier runs after it, together.
+    sequence: { groupOrder: 1 },
     poolOptions: {
       forks: { maxForks: WORKERS, minForks: 1, isolate: false },
       threads: { maxThreads: WORKERS, minThreads: 1, isolate: true }
