@@ -18,7 +18,7 @@ import { createRequire } from "node:module"
 import * as os from "node:os"
 import * as path from "node:path"
 import type { SuiteOptions } from "../run.js"
-import { SEGMENT_VECTORS } from "../../src/services/search/database/annSets.js"
+import { SEGMENT_VECTORS } from "../../src/services/search/vectors/ann/annSets.js"
 import {
   CONNECTIVITY,
   EXPANSION_ADD,
@@ -26,7 +26,7 @@ import {
   SEALED_EXPANSION,
   searchSegments,
   type SegmentIndex
-} from "../../src/services/search/database/annWorker.js"
+} from "../../src/services/search/vectors/ann/segments.js"
 import { clusteredVector, percentile } from "../lib/latency.js"
 
 const DIMENSIONS = 384

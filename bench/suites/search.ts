@@ -12,7 +12,7 @@ import { measureLatency, vector } from "../lib/latency.js"
 import { BENCH_API_KEY, startGloss, tempHome } from "../lib/processes.js"
 import { QUERY_WORDS } from "../lib/corpus.js"
 import { createSearchDataset, DIMENSIONS, searchRecord, sendBulk, textBody } from "../lib/searchDataset.js"
-import { normalise, topK } from "../../src/services/search/database/vectorMath.js"
+import { normalise, topK } from "../../src/services/search/vectors/math.js"
 
 const TOTAL = Number(process.env.GLOSS_BENCH_SEARCH_RECORDS ?? 100_000)
 const SECONDS = 10

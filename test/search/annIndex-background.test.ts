@@ -11,9 +11,10 @@ import * as path from "node:path"
 import { SqlClient, type Statement } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Clock, Context, Deferred, Effect, Fiber, Option, TestClock } from "effect"
-import { makeAnnIndex } from "../../src/services/search/database/AnnIndex.js"
-import { annFiles } from "../../src/services/search/database/annFiles.js"
-import { type AnnWorker, makeAnnWorker } from "../../src/services/search/database/annWorker.js"
+import { makeAnnIndex } from "../../src/services/search/vectors/ann/AnnIndex.js"
+import { annFiles } from "../../src/services/search/vectors/ann/annFiles.js"
+import { vectorRows } from "../../src/services/search/vectors/rows.js"
+import { type AnnWorker, makeAnnWorker } from "../../src/services/search/vectors/ann/AnnWorker.js"
 import { MigratedSqlite, stampedVectors } from "../support/annRows.js"
 
 class Request extends Context.Tag("test/Request")<Request, { readonly body: string }>() {}
@@ -57,7 +58,7 @@ describe("ANN index background work", () => {
         const sql = yield* SqlClient.SqlClient
         const { reads, read } = recording()
         // Threshold 0: the first write starts an index (built in the background), later writes catch it up.
-        const ann = yield* makeAnnIndex({ sql, read, worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
+        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
         const settings = [{ id: "01a2102b-399d-732e-875e-093c23e24216", dimensions: 4 }]
         const asRequest = Effect.provideService(Request, { body: "a parsed request body" })
         const catchUps = () => reads.filter((r) => r.text.includes("updated_at >="))
@@ -79,7 +80,7 @@ describe("ANN index background work", () => {
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const { reads, read } = recording()
-        const ann = yield* makeAnnIndex({ sql, read, worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
+        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
         const settings = { id: "01a2102b-399d-732e-875e-093c23e24217", dimensions: 4 }
         const asRequest = Effect.provideService(Request, { body: "a search" })
         yield* ann.written([settings])
@@ -99,7 +100,7 @@ describe("ANN index background work", () => {
         const sql = yield* SqlClient.SqlClient
         // The count waits for `release` once held: the maintenance loop stuck after its catch-up, in its recount.
         const { reads, read, hold, release } = yield* holding("count(*)")
-        const ann = yield* makeAnnIndex({ sql, read, worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
+        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
         const settings = { id: "01a2102b-399d-732e-875e-093c23e2421a", dimensions: 4 }
         const search = Effect.provideService(
           ann.candidates(settings.id, settings.dimensions, 0, Float32Array.of(1, 0, 0, 0), 10),
@@ -130,7 +131,7 @@ describe("ANN index background work", () => {
         // Reading the vectors to add waits for `release` once held: a catch-up that takes 40 s to add what it read,
         // as one behind a bulk import does (the HNSW adds are slower than the import), holding the lock.
         const { reads, read, hold, held, release } = yield* holding("v.value")
-        const ann = yield* makeAnnIndex({ sql, read, worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
+        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
         const settings = { id: "01a2102b-399d-732e-875e-093c23e24219", dimensions: 4 }
         // Rows as another write's transaction commits them, stamped when it began (on the test clock, in ms).
         const commit = stampedVectors(sql, settings.id)
@@ -158,7 +159,7 @@ describe("ANN index background work", () => {
         const sql = yield* SqlClient.SqlClient
         // Reading the vectors to add waits for `release` once held: a catch-up behind an import, still adding.
         const { reads, read, hold, held, release } = yield* holding("v.value")
-        const ann = yield* makeAnnIndex({ sql, read, worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
+        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
         const settings = { id: "01a2102b-399d-732e-875e-093c23e2421b", dimensions: 4 }
         const commit = stampedVectors(sql, settings.id)
         yield* TestClock.setTime(100_000)
@@ -189,13 +190,13 @@ describe("ANN index background work", () => {
         const settings = { id: "01a2102b-399d-732e-875e-093c23e2421c", dimensions: 4 }
         yield* stampedVectors(sql, settings.id)(1_000)
         // The first process builds the index and saves it (after a build it saves at once).
-        const first = yield* makeAnnIndex({ sql, read: recording().read, worker: yield* makeAnnWorker, files, annFrom: 0 })
+        const first = yield* makeAnnIndex({ rows: vectorRows(sql, recording().read), worker: yield* makeAnnWorker, files, annFrom: 0 })
         yield* first.written([settings])
         yield* Effect.promise(() => waitUntil(() => fs.existsSync(path.join(home, "vectors", `${settings.id}.json`))))
         // The next process is asked with a count past the size it waits to build (a million vectors, say): it must not
         // answer "no index yet" while the saved one is opening, or the search scans every vector exactly (minutes at
         // a million).
-        const next = yield* makeAnnIndex({ sql, read: recording().read, worker: yield* makeAnnWorker, files, annFrom: 0 })
+        const next = yield* makeAnnIndex({ rows: vectorRows(sql, recording().read), worker: yield* makeAnnWorker, files, annFrom: 0 })
         const found = yield* next.candidates(settings.id, settings.dimensions, 1_000_000, Float32Array.of(1, 0, 0, 0), 10)
         expect(Option.map(found, ({ keys }) => keys.length)).toEqual(Option.some(1))
       }), { timeout: 20_000 })
@@ -216,7 +217,7 @@ describe("ANN index background work", () => {
           addStaged: (set, count, threads) =>
             Effect.zipRight(Effect.zipRight(Effect.sync(() => adding++), Deferred.await(release)), real.addStaged(set, count, threads))
         }
-        const ann = yield* makeAnnIndex({ sql, read: recording().read, worker, files: annFiles(home), annFrom: 0 })
+        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, recording().read), worker, files: annFiles(home), annFrom: 0 })
         // Asked with a count of a million: a search must not scan every vector exactly until the build has added them
         // all (minutes a search at a million vectors).
         const found = yield* ann.candidates(settings.id, settings.dimensions, 1_000_000, Float32Array.of(1, 0, 0, 0), 10)
@@ -227,9 +228,11 @@ describe("ANN index background work", () => {
         expect(adding).toBe(1)
         // A write meanwhile is caught up and found: the adding does not hold the index's lock (a loop that took it for
         // each batch starved the catch-ups, and the searches waiting for them, for minutes at a million vectors).
-        yield* write(yield* Clock.currentTimeMillis)
+        // Its vector points where no other does: (1, 301, 0, 0) and (1, 300, 0, 0) are one vector once quantised to
+        // int8, and which of the two the index answers with is the index's choice.
+        yield* write(yield* Clock.currentTimeMillis, [0, 0, 1, 0])
         yield* ann.written([settings])
-        const written = yield* ann.candidates(settings.id, settings.dimensions, 1_000_000, Float32Array.of(1 / Math.hypot(1, 301), 301 / Math.hypot(1, 301), 0, 0), 1)
+        const written = yield* ann.candidates(settings.id, settings.dimensions, 1_000_000, Float32Array.of(0, 0, 1, 0), 1)
         const [last] = yield* sql<{ key: number }>`select max(r.rowid) as key from records r join vectors v on v.record_id = r.id
           where v.vector_settings_id = ${settings.id}`
         expect(Option.map(written, ({ keys }) => keys[0])).toEqual(Option.some(last!.key))
@@ -245,7 +248,7 @@ describe("ANN index background work", () => {
         const sql = yield* SqlClient.SqlClient
         // The count waits for `release` once held: a count of a million vectors on PostgreSQL, held.
         const { reads, read, hold, release } = yield* holding("count(*)")
-        const ann = yield* makeAnnIndex({ sql, read, worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
+        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
         const settings = { id: "01a2102b-399d-732e-875e-093c23e24218", dimensions: 4 }
         yield* ann.written([settings])
         yield* Effect.promise(() => waitUntil(() => reads.some((r) => r.text.includes("updated_at >="))))

@@ -6,9 +6,9 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { makeAnnSets, makeEntry } from "../../src/services/search/database/annSets.js"
-import { makeAnnWorker } from "../../src/services/search/database/annWorker.js"
-import { vectorRows } from "../../src/services/search/database/vectorRows.js"
+import { makeAnnSets, makeEntry } from "../../src/services/search/vectors/ann/annSets.js"
+import { makeAnnWorker } from "../../src/services/search/vectors/ann/AnnWorker.js"
+import { vectorRows } from "../../src/services/search/vectors/rows.js"
 import { MigratedSqlite, stampedVectors } from "../support/annRows.js"
 
 const SETTINGS = "01a2102b-399d-732e-875e-093c23e24300"

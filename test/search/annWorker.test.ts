@@ -10,7 +10,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { makeAnnWorker } from "../../src/services/search/database/annWorker.js"
+import { makeAnnWorker } from "../../src/services/search/vectors/ann/AnnWorker.js"
 
 const DIMENSIONS = 32
 

@@ -11,7 +11,7 @@ import { describe, expect, it } from "@effect/vitest"
 import Sqlite from "better-sqlite3"
 import { Effect } from "effect"
 import { makeSqliteReader } from "../../src/services/search/database/SqliteReader.js"
-import { normalise, topK, unitBytes } from "../../src/services/search/database/vectorMath.js"
+import { normalise, topK, unitBytes } from "../../src/services/search/vectors/math.js"
 
 const databaseFile = () => {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "gloss-reader-")), "gloss.db")

@@ -11,7 +11,7 @@ import { Effect, Layer } from "effect"
 import { GlossConfig } from "../../src/Config.js"
 import { SqlLive } from "../../src/services/database/Database.js"
 import { runMigrations } from "../../src/services/database/migrations.js"
-import { vectorRows } from "../../src/services/search/database/vectorRows.js"
+import { vectorRows } from "../../src/services/search/vectors/rows.js"
 import { type Dialect, dialects, freshDatabase } from "../support/databases.js"
 
 const migrated = (dialect: Dialect) =>

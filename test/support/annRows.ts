@@ -20,7 +20,8 @@ export const MigratedSqlite = Layer.unwrapScoped(Effect.map(freshDatabase("sqlit
  */
 export const stampedVectors = (sql: SqlClient.SqlClient, settingsId: string) => {
   let n = 0
-  return (stampedAt: number) =>
+  /** Writes the record's vector, (1, n, 0, 0) for the n-th unless `value` is given. */
+  return (stampedAt: number, value?: ReadonlyArray<number>) =>
     Effect.gen(function*() {
       yield* sql`PRAGMA foreign_keys = OFF`
       const at = new Date(stampedAt).toISOString()
@@ -29,6 +30,6 @@ export const stampedVectors = (sql: SqlClient.SqlClient, settingsId: string) => 
       yield* sql`insert into records (id, dataset_id, external_id, fields, metadata, status, inserted_at, updated_at)
         values (${record}, ${crypto.randomUUID()}, ${`r${n}`}, '{}', '{}', 'pending', ${at}, ${at})`
       yield* sql`insert into vectors (id, record_id, vector_settings_id, value, inserted_at, updated_at)
-        values (${crypto.randomUUID()}, ${record}, ${settingsId}, ${new Uint8Array(Float64Array.of(1, n, 0, 0).buffer)}, ${at}, ${at})`
+        values (${crypto.randomUUID()}, ${record}, ${settingsId}, ${new Uint8Array(Float64Array.from(value ?? [1, n, 0, 0]).buffer)}, ${at}, ${at})`
     })
 }

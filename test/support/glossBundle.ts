@@ -21,12 +21,12 @@ const CACHE = path.join(ROOT, "node_modules/.cache/gloss-cli-test")
 
 export type BuildKind = "fast" | "shipping"
 
-/** `build:server`'s esbuild arguments, with `--outfile` left for us to set. */
+/** `build:server`'s esbuild arguments (the server and its worker threads' entries), with `--outdir` left for us to set. */
 const buildServerArgs = (): Array<string> => {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
   const [command, ...args] = (pkg.scripts["build:server"] ?? "").split(/\s+/)
   if (command !== "esbuild") throw new Error(`build:server is expected to run esbuild, got: ${pkg.scripts["build:server"]}`)
-  return args.filter((arg) => !arg.startsWith("--outfile="))
+  return args.filter((arg) => !arg.startsWith("--outdir="))
 }
 
 const argsFor = (kind: BuildKind): Array<string> => {
@@ -37,6 +37,8 @@ const argsFor = (kind: BuildKind): Array<string> => {
     "--minify",
     "--external:better-sqlite3",
     "--external:pg-native",
+    // usearch finds its native binary beside its own files (node-gyp-build): the vector index worker loads it there.
+    "--external:usearch",
     // Bundled CommonJS packages call `require` for Node's built-ins.
     "--banner:js=import { createRequire as __glossRequire } from 'node:module'; const require = __glossRequire(import.meta.url);"
   ]
@@ -68,8 +70,9 @@ const pruneOldBuilds = () => {
 }
 
 /**
- * The path of a `gloss` bundle built from the current sources. Built into a temporary file and renamed, so test
- * files building at the same time never see half a file (and `dist/`, which other tests use, is not touched).
+ * The path of a `gloss` bundle built from the current sources, its workers beside it. Built into a temporary folder
+ * and renamed, so test files building at the same time never see half a build (and `dist/`, which other tests use,
+ * is not touched).
  */
 export const buildCli = async (kind: BuildKind): Promise<string> => {
   const args = argsFor(kind)
@@ -81,11 +84,17 @@ export const buildCli = async (kind: BuildKind): Promise<string> => {
     return file
   }
   pruneOldBuilds()
-  fs.mkdirSync(dir, { recursive: true })
-  const partial = path.join(dir, `gloss.${process.pid}.${crypto.randomBytes(4).toString("hex")}.mjs`)
-  await promisify(execFile)(path.join(ROOT, "node_modules/.bin/esbuild"), [...args, `--outfile=${partial}`], { cwd: ROOT })
-  fs.chmodSync(partial, 0o755)
-  fs.renameSync(partial, file)
+  fs.mkdirSync(CACHE, { recursive: true })
+  const partial = `${dir}.${process.pid}.${crypto.randomBytes(4).toString("hex")}`
+  await promisify(execFile)(path.join(ROOT, "node_modules/.bin/esbuild"), [...args, `--outdir=${partial}`], { cwd: ROOT })
+  fs.chmodSync(path.join(partial, "gloss.mjs"), 0o755)
+  try {
+    fs.renameSync(partial, dir)
+  } catch (error) {
+    // Another test file built the same sources first: its build is this one.
+    if (!fs.existsSync(file)) throw error
+    fs.rmSync(partial, { recursive: true, force: true })
+  }
   return file
 }
 

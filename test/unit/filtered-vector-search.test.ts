@@ -7,10 +7,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { VectorSettingsId } from "../../src/domain/Ids.js"
-import type { AnnIndex } from "../../src/services/search/database/AnnIndex.js"
-import type { VectorIndex } from "../../src/services/search/database/VectorIndex.js"
-import type { VectorRows } from "../../src/services/search/database/vectorRows.js"
-import { type Allowed, makeVectorSearch } from "../../src/services/search/database/VectorSearch.js"
+import type { AnnIndex } from "../../src/services/search/vectors/ann/AnnIndex.js"
+import type { Matrices } from "../../src/services/search/vectors/matrices.js"
+import type { VectorRows } from "../../src/services/search/vectors/rows.js"
+import { makeRank } from "../../src/services/search/vectors/rank.js"
+import type { Allowed } from "../../src/services/search/vectors/VectorStore.js"
 import { cosine, seededRandom } from "../support/vectors.js"
 
 const DIMENSIONS = 8
@@ -54,7 +55,7 @@ const fakes = (docs: ReadonlyArray<Doc>) => {
         }]
       }))
   } as unknown as VectorRows
-  return makeVectorSearch({ ann, rows, exact: {} as VectorIndex })
+  return makeRank({ ann, rows, exact: {} as Matrices })
 }
 
 /** The records `allows` picks, read as the database would read them, and what was asked. */
@@ -81,7 +82,7 @@ describe("filtered similarity search through the index", () => {
   const searched = (docs: ReadonlyArray<Doc>, allows: (key: number) => boolean, k: number) =>
     Effect.gen(function*() {
       const { allowed, asked } = allowedOf(docs, allows)
-      const hits = yield* fakes(docs).rank(SETTINGS, DIMENSIONS, query, k, { least: false, allowed })
+      const hits = yield* fakes(docs).rank({ id: SETTINGS, dimensions: DIMENSIONS }, query, k, { least: false, allowed })
       expect(hits.map((hit) => hit.id)).toEqual(exactly(docs, allows, query, k))
       return { hits, asked }
     })

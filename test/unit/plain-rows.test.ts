@@ -9,7 +9,7 @@ import { intOf, plainRows, rememberedRows } from "../../src/services/database/pl
 import { DbInt } from "../../src/services/database/columns.js"
 import { decodeRecordRows, RecordRow } from "../../src/services/records/rows.js"
 import { decodeHits } from "../../src/services/search/database/pages.js"
-import { decodeStamped, decodeStamps, decodeValued, Stamped, StampRow, Valued } from "../../src/services/search/database/vectorRows.js"
+import { decodeStamped, decodeStamps, decodeValued, Stamped, StampRow, Valued } from "../../src/services/search/vectors/rows.js"
 import { RecordId } from "../../src/domain/Ids.js"
 
 const ID = "0b9f6c1e-4a57-4a8f-9d5e-2f6a1c3b7d10"

@@ -5,7 +5,7 @@
  * hands out).
  */
 import { describe, expect, it } from "vitest"
-import { normalise, storedCosine, topK, unitBytes } from "../../src/services/search/database/vectorMath.js"
+import { normalise, storedCosine, topK, unitBytes } from "../../src/services/search/vectors/math.js"
 
 /** The exact search's score of `stored` against `query`: a one-row matrix, as VectorIndex builds it. */
 const exactScore = (stored: ReadonlyArray<number>, query: ReadonlyArray<number>) => {

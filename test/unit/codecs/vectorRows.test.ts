@@ -16,7 +16,7 @@ import {
   Stamped,
   StampRow,
   Valued
-} from "../../../src/services/search/database/vectorRows.js"
+} from "../../../src/services/search/vectors/rows.js"
 import { bytes, dbInt, dbTimestamp, equalsSchema, fc, idLike, notBytes, notDbInt, notDbTimestamp, RUNS, rows } from "./shapes.js"
 
 const key = { valid: dbInt, invalid: notDbInt }

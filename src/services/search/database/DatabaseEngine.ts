@@ -1,36 +1,31 @@
 /**
  * The built-in search engine (`GLOSS_SEARCH_ENGINE=database`, the embedded default): full-text search in the
- * database itself (FTS5 / PostgreSQL text search), filters and sorts in SQL over the records' own tables, cosine
- * similarity exact over vectors held in memory, or through an ANN index for large vector settings (VectorSearch).
+ * database itself (FTS5 / PostgreSQL text search), filters and sorts in SQL over the records' own tables, and
+ * similarity search through the vector store (../vectors/), which it reaches through that service's interface only.
  */
 import { Effect, Layer, type ParseResult, Schema } from "effect"
 import type { SqlError, Statement } from "@effect/sql"
 import { GlossConfig } from "../../../Config.js"
 import { Database } from "../../database/Database.js"
-import { makeSqliteReader } from "./SqliteReader.js"
 import { DbInt } from "../../database/columns.js"
 import { insertionOrder } from "../../database/ddl.js"
 import type { IndexedRecord, IndexSchema, MetadataMetricsResult, SearchHits, SearchQuery } from "../Query.js"
 import { SearchEngine } from "../SearchEngine.js"
+import type { Allowed } from "../vectors/VectorStore.js"
+import { VectorStore } from "../vectors/VectorStore.js"
+import { VectorStoreLive } from "../vectors/VectorStoreLive.js"
 import { clauses } from "./clauses.js"
 import { isMalformedJson, type JsonSql, jsonSql } from "./json.js"
-import { postgresTextIndex } from "./postgresText.js"
-import { sqliteTextIndex } from "./sqliteFts.js"
-import { makeAnnIndex } from "./AnnIndex.js"
-import { annFiles } from "./annFiles.js"
-import { makeAnnWorker } from "./annWorker.js"
 import { decodeHits, page, rankedPage } from "./pages.js"
-import { makeVectorCopies } from "./vectorCopies.js"
-import { vectorIndex } from "./VectorIndex.js"
-import { vectorRows } from "./vectorRows.js"
-import { type Allowed, makeVectorSearch } from "./VectorSearch.js"
+import { postgresTextIndex } from "./postgresText.js"
+import { SearchReads, SearchReadsLive } from "./SearchReads.js"
+import { sqliteTextIndex } from "./sqliteFts.js"
 import { RecordId } from "../../../domain/Ids.js"
 import type { MetadataSettings } from "../../../domain/MetadataProperty.js"
 
 const decodeAllowed = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String, key: DbInt })))
 const decodeKeys = Schema.decodeUnknown(Schema.Array(Schema.Struct({ key: DbInt })))
 const decodeRecordIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: RecordId })))
-const decodeIds = Schema.decodeUnknown(Schema.Array(Schema.Struct({ id: Schema.String })))
 
 /** A per-user seed for the stable shuffle of caller-scoped results (FNV-1a of the user id). */
 const seedOf = (user: string) => {
@@ -39,30 +34,20 @@ const seedOf = (user: string) => {
   return hash % 2147483647
 }
 
-/** The vector settings these records have vectors for: their in-memory matrices are out of date. */
-const vectorIdsOf = (records: ReadonlyArray<IndexedRecord>) =>
-  new Set(records.flatMap((record) => Object.keys(record.vectors)))
-
-/** The same, with their dimensions: the ANN index of each has vectors to catch up with. */
+/** The vector settings these records have vectors for, with their dimensions. */
 const vectorSettingsOf = (records: ReadonlyArray<IndexedRecord>) => {
   const settings = new Map<string, number>()
   for (const record of records) for (const [id, value] of Object.entries(record.vectors)) settings.set(id, value.length)
   return Array.from(settings, ([id, dimensions]) => ({ id, dimensions }))
 }
 
-export const DatabaseEngineLive = Layer.scoped(
+const DatabaseEngine = Layer.scoped(
   SearchEngine,
   Effect.gen(function*() {
     const { sql } = yield* Database
-    const { database, home, search: searchConfig } = yield* GlossConfig
-    // Searches on a SQLite file go to a worker thread (see SqliteReader); an in-memory database has no second
-    // connection to offer, and PostgreSQL runs its queries in its own processes already.
-    const reader = database._tag === "Sqlite" && database.filename !== ":memory:"
-      ? yield* makeSqliteReader({ filename: database.filename })
-      : undefined
-    /** A read-only search statement, in the worker when there is one. */
-    const read = (statement: Statement.Statement<object>): Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError> =>
-      reader === undefined ? statement : reader.all(statement.compile())
+    const { search: searchConfig } = yield* GlossConfig
+    const { read } = yield* SearchReads
+    const vectors = yield* VectorStore
     const text = sql.onDialectOrElse({ pg: () => postgresTextIndex(sql), orElse: () => sqliteTextIndex(sql) })
     const json = jsonSql(sql)
     const tolerantJson = jsonSql(sql, true)
@@ -72,31 +57,8 @@ export const DatabaseEngineLive = Layer.scoped(
      */
     const overJson = <A, E>(run: (json: JsonSql) => Effect.Effect<A, E>) =>
       Effect.catchIf(run(json), isMalformedJson, () => run(tolerantJson))
-    const vectors = vectorIndex(sql, searchConfig.vectorAnnFrom)
-    // Started first, so that its worker is stopped last: the indexes are saved at shutdown before it goes.
-    const annWorker = yield* makeAnnWorker
-    // An in-memory database does not outlive the process: neither does its index.
-    const inMemory = database._tag === "Sqlite" && database.filename === ":memory:"
-    // Where rescoring reads the candidates' values rather than scores (PostgreSQL), it reads copies beside the index.
-    const copies = inMemory || reader !== undefined ? undefined : yield* makeVectorCopies(home)
-    const ann = yield* makeAnnIndex({
-      sql,
-      read,
-      worker: annWorker,
-      files: inMemory ? undefined : annFiles(home),
-      copies,
-      annFrom: searchConfig.vectorAnnFrom
-    })
-    yield* Effect.addFinalizer(() => ann.saveAll)
-    const similar = makeVectorSearch({ exact: vectors, ann, copies, rows: vectorRows(sql, read, { scoresInSql: reader !== undefined }) })
-    /** After vectors were written (committed): the exact matrices are stale, the ANN indexes have to catch up. */
-    const vectorsWritten = (records: ReadonlyArray<IndexedRecord>) =>
-      Effect.zipRight(vectors.drop(vectorIdsOf(records)), ann.written(vectorSettingsOf(records)))
-    const settingsOfDataset = (datasetId: string) =>
-      Effect.map(
-        Effect.orDie(Effect.flatMap(sql`select id from vectors_settings where dataset_id = ${datasetId}`, decodeIds)),
-        (rows) => rows.map((row) => row.id)
-      )
+    /** After vectors were written (committed): the next search must see them. */
+    const vectorsWritten = (records: ReadonlyArray<IndexedRecord>) => vectors.written(vectorSettingsOf(records))
     const sequence = sql.unsafe(`r.${insertionOrder(sql)}`)
     // A per-user permutation of the insertion order: an affine step, then a square (so different seeds give
     // different orders, not the same order rotated), all modulo 2^31 - 1 so no product overflows 64 bits.
@@ -105,14 +67,14 @@ export const DatabaseEngineLive = Layer.scoped(
       return sql`((${x} * ${x} + ${seed}) % 2147483647)`
     }
 
-    /** The records a search's filters and text allow, read as VectorSearch asks (at most a few thousand, or by key). */
+    /** The records a search's filters and text allow, read as the vector store asks (at most a few thousand, or by key). */
     const allowedBy = (from: Statement.Fragment, where: Statement.Fragment): Allowed<SqlError.SqlError | ParseResult.ParseError> => ({
       read: (limit) =>
         Effect.flatMap(
           read(sql`select r.id, ${sequence} as key from ${from} where ${where}${limit === undefined ? sql`` : sql` limit ${limit}`}`),
           decodeAllowed
         ),
-      // One statement for all the keys (VectorSearch asks about 10 000 at most, well under SQLite's 32 766
+      // One statement for all the keys (the vector store asks about 10 000 at most, well under SQLite's 32 766
       // parameters): with a text query SQLite reads the word's matches first, once a statement.
       among: (keys) =>
         Effect.map(
@@ -135,7 +97,7 @@ export const DatabaseEngineLive = Layer.scoped(
         const allowed = match === undefined && query.filters.length === 0 ? undefined : allowedBy(unscored ?? from, where)
         const settings = schema.vectorSettings.find((v) => v.id === query.vector?.vectorSettingsId)
         const dimensions = settings?.dimensions ?? query.vector.value.length
-        const hits = yield* similar.rank(query.vector.vectorSettingsId, dimensions, query.vector.value, query.limit, {
+        const hits = yield* vectors.rank({ id: query.vector.vectorSettingsId, dimensions }, query.vector.value, query.limit, {
           least: query.vector.order === "least_similar",
           allowed,
           exclude: query.vector.excludeRecordId
@@ -220,23 +182,26 @@ export const DatabaseEngineLive = Layer.scoped(
       kind: "database",
       info: Effect.succeed({ engine: "database", dialect: sql.onDialectOrElse({ pg: () => "postgresql", orElse: () => "sqlite" }) }),
       // At publish (and after a reindex dropped them), settings past the threshold get their ANN index built now.
-      createIndex: (schema) => Effect.zipRight(text.create(schema), ann.written(schema.vectorSettings)),
-      updateMapping: (schema) => Effect.zipRight(text.create(schema), ann.written(schema.vectorSettings)),
-      // A reindex starts from here: the dataset's ANN indexes are dropped (files too) and built again from the
-      // database; a deleted dataset's are pruned.
-      deleteIndex: (datasetId) =>
-        Effect.all([text.drop(datasetId), vectors.dropAll, Effect.flatMap(settingsOfDataset(datasetId), ann.forget), ann.prune], {
-          discard: true
-        }),
+      createIndex: (schema) => Effect.zipRight(text.create(schema), vectors.written(schema.vectorSettings)),
+      updateMapping: (schema) => Effect.zipRight(text.create(schema), vectors.written(schema.vectorSettings)),
+      // A reindex starts from here: the dataset's vector indexes are dropped (files too) and built again from the
+      // database; a deleted dataset's go for good.
+      deleteIndex: (datasetId) => Effect.zipRight(text.drop(datasetId), vectors.forgetDataset(datasetId)),
       indexRecords: (schema, records) => Effect.zipRight(text.upsert(schema, records), vectorsWritten(records)),
       indexCreated: (schema, records) => ({
         inTransaction: text.upsert(schema, records, { created: true }),
         afterCommit: vectorsWritten(records)
       }),
-      deleteRecords: (datasetId, ids) => Effect.all([text.remove(datasetId, ids), vectors.dropAll, ann.deleted], { discard: true }),
+      deleteRecords: (datasetId, ids) => Effect.zipRight(text.remove(datasetId, ids), vectors.deleted),
       search,
       matchingIds,
       metadataMetrics
     })
   })
+)
+
+/** The engine with what it is built on: the reads (SQLite's worker threads) shared with the vector store. */
+export const DatabaseEngineLive = DatabaseEngine.pipe(
+  Layer.provide(VectorStoreLive),
+  Layer.provideMerge(SearchReadsLive)
 )

@@ -9,52 +9,11 @@
  * Reading from a second connection is safe under WAL: each statement sees everything committed before it started,
  * which is all a search needs (searches never run inside a write transaction of their own).
  */
-import { createRequire } from "node:module"
 import { SqlError } from "@effect/sql"
 import { Effect, type Scope } from "effect"
-import { vectorKernels } from "./vectorMath.js"
-import { makeWorkerCalls } from "./workerCalls.js"
-
-/**
- * The worker: CommonJS, evaluated from this string, so that it needs no file of its own beside the bundle.
- *
- * `gloss_cosine(stored, unit)` is the exact cosine of a stored vector with a unit query (vectorMath's own code): a
- * search rescoring its ANN candidates reads their scores, not their vectors. Moving 100 vectors of 384 float64s to
- * the main thread and decoding them there left enough garbage for regular full collections, which held the searches
- * running at the time: the 1 % tail of vector search at a million records (`npm run bench -- scale`).
- */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads")
-const Database = require(workerData.driver)
-const db = new Database(workerData.filename, { readonly: true, fileMustExist: true })
-db.pragma("mmap_size = " + workerData.mmapBytes)
-db.pragma("cache_size = -" + workerData.cacheKib)
-// Run from TypeScript by tsx, the injected source calls esbuild's \`__name\` helper (keepNames), which lives in the
-// module it came from: defined here, as the identity (this worker needs no function names).
-const __name = (target) => target
-const { storedCosine } = (${vectorKernels.toString()})()
-db.function("gloss_cosine", { deterministic: true }, (stored, unit) =>
-  stored instanceof Uint8Array && unit instanceof Uint8Array ? storedCosine(stored, unit) : null)
-// A blob parameter arrives as a Uint8Array (postMessage does not keep Buffers); better-sqlite3 binds Buffers.
-const bindable = (param) =>
-  param instanceof Uint8Array && !Buffer.isBuffer(param) ? Buffer.from(param.buffer, param.byteOffset, param.byteLength) : param
-const statements = new Map()
-parentPort.on("message", ({ id, sql, params }) => {
-  try {
-    let statement = statements.get(sql)
-    if (statement === undefined) {
-      if (statements.size >= 200) statements.delete(statements.keys().next().value)
-      statement = db.prepare(sql)
-      statements.set(sql, statement)
-    }
-    // Begun: from here on the worker is inside SQLite, where only stopping it ends the statement.
-    parentPort.postMessage({ id, running: true })
-    parentPort.postMessage({ id, result: statement.all(...params.map(bindable)) })
-  } catch (error) {
-    parentPort.postMessage({ id, error: String((error && error.message) || error) })
-  }
-})
-`
+import { makeWorkerCalls } from "../workers/WorkerCalls.js"
+import { workerModule } from "../workers/workerModule.js"
+import type { ReadRequest, ReadResult, SqliteReaderData } from "./sqliteReaderProtocol.js"
 
 /**
  * SQLite's default page cache is 2 MiB: a search that reads the rows of thousands of matches then goes to the
@@ -68,7 +27,10 @@ const MMAP_BYTES = 1024 * 2 ** 20
 const CACHE_KIB = 32 * 1024
 
 export interface SqliteReader {
-  /** Runs a compiled read-only statement (`[sql, params]`) in the worker, where SQL also has `gloss_cosine`. */
+  /**
+   * Runs a compiled read-only statement (`[sql, params]`) in the worker (sqliteReader.worker.ts), where SQL also has
+   * `gloss_cosine`.
+   */
   readonly all: (compiled: readonly [string, ReadonlyArray<unknown>]) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
   /**
    * Statements taken by a worker (`busy`), those a worker has begun (`running`), and workers stopped
@@ -97,15 +59,10 @@ const READERS = 2
 export const makeSqliteReader = (options: { readonly filename: string }): Effect.Effect<SqliteReader, never, Scope.Scope> =>
   Effect.gen(function*() {
     const workers = yield* Effect.all(Array.from({ length: READERS }, () =>
-      makeWorkerCalls({
+      makeWorkerCalls<ReadRequest, ReadResult>({
         name: "search worker",
-        source: WORKER_SOURCE,
-        workerData: {
-          driver: createRequire(import.meta.url).resolve("better-sqlite3"),
-          filename: options.filename,
-          mmapBytes: MMAP_BYTES,
-          cacheKib: CACHE_KIB
-        },
+        module: workerModule("sqlite-reader", new URL("./sqliteReader.worker.ts", import.meta.url)),
+        workerData: { filename: options.filename, mmapBytes: MMAP_BYTES, cacheKib: CACHE_KIB } satisfies SqliteReaderData,
         stopOnInterrupt: { maxDraining: 1 }
       })))
     const busy = workers.map(() => false)
@@ -125,7 +82,9 @@ export const makeSqliteReader = (options: { readonly filename: string }): Effect
           Effect.map((rows): ReadonlyArray<unknown> => (Array.isArray(rows) ? rows : [])),
           Effect.mapError((error) =>
             new SqlError.SqlError({ cause: error.message, message: `Failed to execute statement: ${error.message}` })
-          )
+          ),
+          // From the wait for a free worker to the rows: a trace shows a search queued behind another's statement.
+          Effect.withSpan("SqliteReader.read")
         ),
       load: () => ({
         busy: busy.filter(Boolean).length,

@@ -6,12 +6,13 @@
  * them, and counting them all (each one read and filtered) cost more than finding the page. The count stops at the
  * first match past the bound.
  */
-import type { SqlClient, SqlError, Statement } from "@effect/sql"
+import type { SqlClient, Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { DbInt } from "../../database/columns.js"
 import { RecordId } from "../../../domain/Ids.js"
 import { intOf, isNumberOrNull, isUuid, plainRows } from "../../database/plainRows.js"
 import type { SearchHits } from "../Query.js"
+import type { Read } from "./SearchReads.js"
 
 export const HitRow = Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number) })
 /** A page of hits, decoded with a fast path (see plainRows): every search reads one. */
@@ -21,7 +22,6 @@ export const decodeHits = plainRows(
 )
 const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
 
-export type Read = (statement: Statement.Statement<object>) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
 
 export interface PageQuery {
   /** `from` and `where` select the matches (records as `r`); `order` and `score` rank them. */

@@ -5,11 +5,11 @@
  * Segment files are written under new names and the JSON is replaced by a rename, so a crash at any moment leaves
  * the previous JSON and the files it names. The index is a cache: anything missing or unreadable means a rebuild.
  */
-import { logDropped } from "./dropped.js"
+import { logDropped } from "../dropped.js"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Effect, Option, Schema } from "effect"
-import { SegmentFile } from "./annWorker.js"
+import { SegmentFile } from "./annProtocol.js"
 
 export const SavedIndex = Schema.Struct({
   version: Schema.Literal(1),

@@ -1,13 +1,14 @@
 /**
- * The reads of the `vectors` table behind the ANN index (AnnIndex) and its exact rescoring (VectorSearch), each
+ * The reads of the `vectors` table behind the ANN index (ann/) and its exact rescoring (rank.ts), each
  * decoded. A vector's key is its record's insertion order (SQLite `rowid`, PostgreSQL `seq`; see ddl.ts): an
  * integer, which is what the index stores, and which no later write changes.
  */
-import type { SqlClient, SqlError, Statement } from "@effect/sql"
+import type { SqlClient } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { DbInt, DbTimestamp, timestampOf } from "../../database/columns.js"
 import { insertionOrder, notIndexed } from "../../database/ddl.js"
 import { intOf, isNumberOrNull, plainRows } from "../../database/plainRows.js"
+import type { Read } from "../database/SearchReads.js"
 
 /** Keys per `in (…)` list: well under SQLite's 32 766 parameters, and a short statement for PostgreSQL to plan. */
 const KEYS_PER_QUERY = 500
@@ -60,7 +61,6 @@ export type VectorRow = typeof Valued.Type
 export type StampedRow = typeof Stamped.Type
 /** When a vector was last written, by key. */
 export type Stamp = typeof StampRow.Type
-export type Read = (statement: Statement.Statement<object>) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
 
 /** The stored float64 bytes as numbers (copied: a Node Buffer may be an unaligned view into a shared pool). */
 export const float64sOf = (value: Uint8Array) => new Float64Array(new Uint8Array(value).buffer)

@@ -6,11 +6,12 @@
 import type { SqlError } from "@effect/sql"
 import { Clock, Deferred, Effect, Fiber, Option, type ParseResult } from "effect"
 import type { AnnFiles } from "./annFiles.js"
-import type { AnnWorker, SegmentFile, SetState } from "./annWorker.js"
-import { normalise } from "./vectorMath.js"
-import type { VectorCopies } from "./vectorCopies.js"
-import { float64sOf, type Stamp, type VectorRow, type vectorRows } from "./vectorRows.js"
-import type { WorkerCallError } from "./workerCalls.js"
+import type { SegmentFile, SetState } from "./annProtocol.js"
+import type { AnnWorker } from "./AnnWorker.js"
+import { normalise } from "../math.js"
+import type { VectorCopies } from "../copies.js"
+import { float64sOf, type Stamp, type VectorRow, type VectorRows } from "../rows.js"
+import type { WorkerCallError } from "../../workers/WorkerCalls.js"
 
 /**
  * How far back from now a catch-up looks (when its watermark is more recent than that): longer than any write
@@ -123,8 +124,8 @@ export const makeAnnSets = (options: {
   readonly worker: AnnWorker
   /** Undefined: kept in memory only (an in-memory database). */
   readonly files: AnnFiles | undefined
-  readonly rows: ReturnType<typeof vectorRows>
-  /** Where the vectors added are copied for rescoring (PostgreSQL only, see vectorCopies). */
+  readonly rows: VectorRows
+  /** Where the vectors added are copied for rescoring (PostgreSQL only, see copies.ts). */
   readonly copies?: VectorCopies | undefined
 }) => {
   const { copies, files, rows, worker } = options
@@ -180,7 +181,7 @@ export const makeAnnSets = (options: {
 
   /**
    * A new set holding every vector of the settings, read in pages (the look-back covers writes meanwhile), staged:
-   * searchable at once (the staged vectors exactly, see annWorker), and added to the graph by `addStaged`. Reading a
+   * searchable at once (the staged vectors exactly, see annIndex.worker.ts), and added to the graph by `addStaged`. Reading a
    * million vectors takes seconds; adding them, minutes of both cores. Staging is what lets searches use the set
    * before the adding ends: otherwise each would scan the database exactly, minutes at a million vectors.
    */

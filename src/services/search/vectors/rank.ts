@@ -1,10 +1,10 @@
 /**
- * Similarity search of the built-in engine: exact below `GLOSS_VECTOR_ANN_FROM` vectors (VectorIndex's matrix in
- * memory), through the ANN index above it (AnnIndex), and exact again wherever the index cannot answer.
+ * The vector store's `rank`: exact below `GLOSS_VECTOR_ANN_FROM` vectors (the matrix in memory, matrices.ts), through
+ * the ANN index above it (ann/AnnIndex.ts), and exact again wherever the index cannot answer.
  *
  * Above the threshold, the index proposes candidates — max(2k, 100) of them — and they are ranked by the exact cosine
  * of their stored vectors (computed in SQL on SQLite, see SqliteReader; on PostgreSQL computed here, from the copies
- * beside the index that the database's stamps say are current, see vectorCopies, else from the values read): scores
+ * beside the index that the database's stamps say are current, see copies.ts, else from the values read): scores
  * are exactly the exact path's, and the int8 quantisation of the index costs recall only where a true neighbour is
  * not among the candidates at all.
  * - `least_similar`: the vectors least similar to q are the most similar to -q (cos(x, -q) = -cos(x, q)), so the
@@ -21,11 +21,12 @@
  */
 import { Effect, Option } from "effect"
 import type { VectorSettingsId } from "../../../domain/Ids.js"
-import type { AnnIndex } from "./AnnIndex.js"
-import type { VectorCopies } from "./vectorCopies.js"
-import { normalise, storedCosine, topK, unitBytes } from "./vectorMath.js"
-import type { VectorIndex } from "./VectorIndex.js"
-import type { VectorRow, VectorRows } from "./vectorRows.js"
+import type { AnnIndex } from "./ann/AnnIndex.js"
+import type { VectorCopies } from "./copies.js"
+import { normalise, storedCosine, topK, unitBytes } from "./math.js"
+import type { Matrices } from "./matrices.js"
+import type { VectorRow, VectorRows } from "./rows.js"
+import type { AllowedRecord, RankOptions, VectorHit } from "./VectorStore.js"
 
 /** Allowed sets up to this size are ranked exactly from their vectors, without the index. */
 const EXACT_ALLOWED = 3_000
@@ -33,35 +34,15 @@ const EXACT_ALLOWED = 3_000
 const CHECK_UP_TO = 10_000
 const SCAN_PAGE = 2_000
 
-/** An allowed record and its key (its insertion order, the index's key). */
-export interface AllowedRecord {
-  readonly id: string
-  readonly key: number
-}
-
-/** The records that filters and a text query allow, read from the database as far as a search needs them. */
-export interface Allowed<E> {
-  /** The allowed records, at most `limit` of them (any ones): fewer than `limit` means all of them. */
-  readonly read: (limit?: number) => Effect.Effect<ReadonlyArray<AllowedRecord>, E>
-  /** Which of these keys are allowed (at most CHECK_UP_TO of them at once). */
-  readonly among: (keys: ReadonlyArray<number>) => Effect.Effect<ReadonlyArray<number>, E>
-}
-
-export interface RankOptions<E> {
-  readonly least: boolean
-  /** Undefined: every record is allowed. */
-  readonly allowed?: Allowed<E> | undefined
-  readonly exclude?: string | undefined
-}
-
 /** A failure of the caller's reads of its allowed records: passed back as it came, where the rest is a defect. */
 class AllowedFailed<E> {
   constructor(readonly error: E) {}
 }
-const allowedRead = <A, E>(effect: Effect.Effect<A, E>) => Effect.mapError(effect, (error) => new AllowedFailed(error))
+const allowedRead = <A, E>(effect: Effect.Effect<A, E>, span: string) =>
+  Effect.mapError(effect, (error) => new AllowedFailed(error)).pipe(Effect.withSpan(`VectorStore.allowed.${span}`))
 const keysOf = (records: ReadonlyArray<AllowedRecord>) => records.map((record) => record.key)
 
-type Hit = { readonly id: string; readonly score: number }
+type Hit = VectorHit
 
 /** Two ranked lists merged into the best `k`. */
 const merge = (a: ReadonlyArray<Hit>, b: ReadonlyArray<Hit>, k: number, least: boolean) =>
@@ -79,8 +60,8 @@ const bestScored = (
 ) =>
   merge(rows.flatMap(({ id, score }) => (score === null || id === options.exclude ? [] : [{ id, score }])), [], k, options.least)
 
-export const makeVectorSearch = (options: {
-  readonly exact: VectorIndex
+export const makeRank = (options: {
+  readonly exact: Matrices
   readonly ann: AnnIndex
   readonly rows: VectorRows
   /** Copies of the stored vectors, where rescoring reads values rather than scores (PostgreSQL). */
@@ -112,9 +93,11 @@ export const makeVectorSearch = (options: {
     })
   }
 
-  /** The best `k` of these keys' vectors. */
+  /** The best `k` of these keys' vectors: the candidates rescored exactly. */
   const rankKeys = (settingsId: string, keys: ReadonlyArray<number>, unit: Uint8Array, k: number, rank: RankOptions<unknown>) =>
-    Effect.map(scoreKeys(settingsId, keys, unit), (scored) => bestScored(scored, k, rank))
+    Effect.map(scoreKeys(settingsId, keys, unit), (scored) => bestScored(scored, k, rank)).pipe(
+      Effect.withSpan("VectorStore.rescore", { attributes: { keys: keys.length } })
+    )
 
   /** The exact answer from the database, read in pages: every vector of the settings, or those of `keys`. */
   const scan = (settingsId: string, unit: Uint8Array, k: number, rank: RankOptions<unknown>, keys?: ReadonlyArray<number>) =>
@@ -132,7 +115,7 @@ export const makeVectorSearch = (options: {
         if (page.length < SCAN_PAGE) return best
         after = page[page.length - 1]?.id
       }
-    })
+    }).pipe(Effect.withSpan("VectorStore.scan", { attributes: { keys: keys?.length ?? "all" } }))
 
   /** Through the index: candidates, filtered, rescored; exact where the index cannot answer. */
   const approximate = <E>(settingsId: string, query: ReadonlyArray<number>, k: number, count: number, rank: RankOptions<E>) =>
@@ -142,14 +125,14 @@ export const makeVectorSearch = (options: {
       /** The allowed keys, once read (see allowedKeys). */
       let only: Set<number> | undefined
       if (allowed !== undefined) {
-        const first = yield* allowedRead(allowed.read(EXACT_ALLOWED + 1))
+        const first = yield* allowedRead(allowed.read(EXACT_ALLOWED + 1), "first")
         if (first.length <= EXACT_ALLOWED) return yield* rankKeys(settingsId, keysOf(first), unit, k, rank)
       }
       /** Every allowed key (undefined: all are), read once: past CHECK_UP_TO candidates, or for the exact scan. */
       const allowedKeys = Effect.suspend(() => {
         if (allowed === undefined) return Effect.succeed(undefined)
         if (only !== undefined) return Effect.succeed([...only])
-        return Effect.map(allowedRead(allowed.read()), (records) => {
+        return Effect.map(allowedRead(allowed.read(), "all"), (records) => {
           only = new Set(keysOf(records))
           return [...only]
         })
@@ -159,7 +142,7 @@ export const makeVectorSearch = (options: {
         Effect.gen(function*() {
           if (allowed === undefined || keys.length === 0) return keys
           if (only === undefined && keys.length > CHECK_UP_TO) yield* allowedKeys
-          const pass = only ?? new Set(yield* allowedRead(allowed.among(keys)))
+          const pass = only ?? new Set(yield* allowedRead(allowed.among(keys), "among"))
           return keys.filter((key) => pass.has(key))
         })
       const target = new Float32Array(query.length)
@@ -190,15 +173,23 @@ export const makeVectorSearch = (options: {
 
   return {
     /** The `k` records nearest `query` (farthest, for `least`), with their cosine similarity, best first. */
-    rank: <E>(settingsId: VectorSettingsId, dimensions: number, query: ReadonlyArray<number>, k: number, rank: RankOptions<E>) =>
+    rank: <E>(
+      settings: { readonly id: VectorSettingsId; readonly dimensions: number },
+      query: ReadonlyArray<number>,
+      k: number,
+      rank: RankOptions<E>
+    ): Effect.Effect<ReadonlyArray<VectorHit>, E> =>
       Effect.gen(function*() {
+        const settingsId = settings.id
         if (!ann.has(settingsId)) {
-          const loaded = yield* exact.matrix(settingsId, dimensions)
+          const loaded = yield* exact.matrix(settingsId, settings.dimensions)
           if (loaded._tag === "Matrix") {
             const allowed = rank.allowed === undefined
               ? undefined
-              : new Set((yield* allowedRead(rank.allowed.read())).map((record) => record.id))
-            return topK(loaded.matrix, query, k, { least: rank.least, allowed, exclude: rank.exclude })
+              : new Set((yield* allowedRead(rank.allowed.read(), "all")).map((record) => record.id))
+            return yield* Effect.sync(() => topK(loaded.matrix, query, k, { least: rank.least, allowed, exclude: rank.exclude })).pipe(
+              Effect.withSpan("VectorStore.exact", { attributes: { vectors: loaded.matrix.ids.length } })
+            )
           }
           return yield* approximate(settingsId, query, k, loaded.count, rank)
         }
@@ -206,7 +197,10 @@ export const makeVectorSearch = (options: {
       }).pipe(
         Effect.catchAll((failure): Effect.Effect<never, E> =>
           failure instanceof AllowedFailed ? Effect.fail(failure.error as E) : Effect.die(failure)
-        )
+        ),
+        Effect.withSpan("VectorStore.rank", {
+          attributes: { settings: settings.id, k, least: rank.least, filtered: rank.allowed !== undefined }
+        })
       )
   }
 }

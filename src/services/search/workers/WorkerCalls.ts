@@ -1,19 +1,18 @@
 /**
- * Calls into a worker thread that runs an eval'd CommonJS string (so that it needs no file of its own beside the
- * bundle): each call posts `{ id, ...message }` and waits for the `{ id, result }` or `{ id, error }` with its id.
- * The built-in engine's SQLite reader and its ANN vector index both run this way.
+ * Calls into a worker thread (its module found by workerModule.ts, its side in serve.ts): each call posts
+ * `{ id, request }` and waits for the reply with its id (protocol.ts). The built-in engine's SQLite reader and its
+ * ANN vector index both run this way; each types its requests and results in a protocol module both ends import.
  */
 import { Worker } from "node:worker_threads"
 import { Data, Effect, type Scope } from "effect"
+import type { Posted, Reply } from "./protocol.js"
+import type { WorkerModule } from "./workerModule.js"
 
 /** The worker failed the call, or died (or was stopped) while running it. */
 export class WorkerCallError extends Data.TaggedError("WorkerCallError")<{ readonly message: string }> {}
 
-/** `running`: the worker has begun the call (a notice, before the answer), for workers that send it. */
-type Reply = { readonly id: number; readonly result?: unknown; readonly error?: string; readonly running?: true }
-
-export interface WorkerCalls {
-  readonly call: (message: object, transfer?: ReadonlyArray<ArrayBuffer>) => Effect.Effect<unknown, WorkerCallError>
+export interface WorkerCalls<Request, Result> {
+  readonly call: (request: Request, transfer?: ReadonlyArray<ArrayBuffer>) => Effect.Effect<Result, WorkerCallError>
   /** How many workers have been started so far: a call's state in a worker is lost when this changes. */
   readonly generation: () => number
   /** Workers stopped because a call was interrupted that have not ended yet (see `stopOnInterrupt`). */
@@ -24,7 +23,7 @@ export interface WorkerCalls {
 
 export interface WorkerCallsOptions {
   readonly name: string
-  readonly source: string
+  readonly module: WorkerModule
   readonly workerData: unknown
   /**
    * An interrupted call stops its worker (the next call starts a new one) rather than letting it run to its end:
@@ -35,10 +34,13 @@ export interface WorkerCallsOptions {
   readonly stopOnInterrupt?: { readonly maxDraining: number } | undefined
 }
 
+/** A call's answer: its result or the failure's message. */
+type Answer<Result> = { readonly result: Result } | { readonly error: string }
+
 /** One started worker and the calls waiting for its answers. */
-interface Running {
+interface Running<Result> {
   readonly worker: Worker
-  readonly pending: Map<number, (reply: Reply) => void>
+  readonly pending: Map<number, (answer: Answer<Result>) => void>
   readonly begun: Set<number>
 }
 
@@ -46,30 +48,32 @@ interface Running {
  * A worker running `source`, started on first call and stopped with the scope. A worker that dies fails the calls
  * it was running; the next call starts a new one (with a new generation).
  */
-export const makeWorkerCalls = (options: WorkerCallsOptions): Effect.Effect<WorkerCalls, never, Scope.Scope> =>
+export const makeWorkerCalls = <Request, Result>(
+  options: WorkerCallsOptions
+): Effect.Effect<WorkerCalls<Request, Result>, never, Scope.Scope> =>
   Effect.gen(function*() {
-    let current: Running | undefined
+    let current: Running<Result> | undefined
     let nextId = 0
     let started = 0
     /** The exits of stopped workers that are still running their last call. */
     const draining = new Set<Promise<void>>()
 
-    const failAll = (running: Running, message: string) => {
-      for (const [id, resume] of running.pending) resume({ id, error: message })
+    const failAll = (running: Running<Result>, message: string) => {
+      for (const resume of running.pending.values()) resume({ error: message })
       running.pending.clear()
       running.begun.clear()
     }
-    const start = (): Running => {
-      const running: Running = {
-        worker: new Worker(options.source, { eval: true, workerData: options.workerData }),
+    const start = (): Running<Result> => {
+      const running: Running<Result> = {
+        worker: new Worker(options.module.url, { workerData: options.module.workerData(options.workerData) }),
         pending: new Map(),
         begun: new Set()
       }
       started++
       // The worker must not keep a finished process alive; it is stopped with the scope in any case.
       running.worker.unref()
-      running.worker.on("message", (reply: Reply) => {
-        if (reply.running === true) {
+      running.worker.on("message", (reply: Reply<Result>) => {
+        if ("running" in reply) {
           if (running.pending.has(reply.id)) running.begun.add(reply.id)
           return
         }
@@ -86,7 +90,7 @@ export const makeWorkerCalls = (options: WorkerCallsOptions): Effect.Effect<Work
       return running
     }
     /** Stops a worker whose call was abandoned; it ends when its native call returns, if it is in one. */
-    const stop = (running: Running) => {
+    const stop = (running: Running<Result>) => {
       if (current === running) current = undefined
       failAll(running, `${options.name} was stopped`)
       const exited: Promise<void> = running.worker.terminate().then(() => undefined, () => undefined)
@@ -103,15 +107,13 @@ export const makeWorkerCalls = (options: WorkerCallsOptions): Effect.Effect<Work
       })
     )
 
-    const post = (message: object, transfer: ReadonlyArray<ArrayBuffer>) =>
-      Effect.async<unknown, WorkerCallError>((resume) => {
+    const post = (request: Request, transfer: ReadonlyArray<ArrayBuffer>) =>
+      Effect.async<Result, WorkerCallError>((resume) => {
         const id = nextId++
         const running = (current ??= start())
-        running.pending.set(id, (reply) =>
-          resume(
-            reply.error === undefined ? Effect.succeed(reply.result) : Effect.fail(new WorkerCallError({ message: reply.error }))
-          ))
-        running.worker.postMessage({ ...message, id }, [...transfer])
+        running.pending.set(id, (answer) =>
+          resume("error" in answer ? Effect.fail(new WorkerCallError({ message: answer.error })) : Effect.succeed(answer.result)))
+        running.worker.postMessage({ id, request } satisfies Posted<Request>, [...transfer])
         return Effect.sync(() => {
           // Answered already: nothing runs any more.
           running.begun.delete(id)
@@ -128,11 +130,11 @@ export const makeWorkerCalls = (options: WorkerCallsOptions): Effect.Effect<Work
         draining.size <= maxDraining ? Effect.void : Effect.zipRight(Effect.promise(() => Promise.race(draining)), room(maxDraining))
       )
 
-    const call = (message: object, transfer: ReadonlyArray<ArrayBuffer> = []) =>
+    const call = (request: Request, transfer: ReadonlyArray<ArrayBuffer> = []) =>
       Effect.suspend(() =>
         options.stopOnInterrupt === undefined || current !== undefined
-          ? post(message, transfer)
-          : Effect.zipRight(room(options.stopOnInterrupt.maxDraining), post(message, transfer))
+          ? post(request, transfer)
+          : Effect.zipRight(room(options.stopOnInterrupt.maxDraining), post(request, transfer))
       )
 
     return {
@@ -140,5 +142,5 @@ export const makeWorkerCalls = (options: WorkerCallsOptions): Effect.Effect<Work
       generation: () => started,
       draining: () => draining.size,
       running: () => current?.begun.size ?? 0
-    } satisfies WorkerCalls
+    } satisfies WorkerCalls<Request, Result>
   })

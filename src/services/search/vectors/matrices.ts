@@ -1,14 +1,14 @@
 /**
- * The built-in engine's vectors: per vector settings, a matrix loaded from the `vectors` table on first use and
+ * The vector store's exact path: per vector settings, a matrix loaded from the `vectors` table on first use and
  * kept in memory (reading 100 000 vectors per query would cost ~300 ms; scanning them in memory ~20 ms). Writes in
  * this process drop the matrix; other processes' writes are noticed by a cheap check at most every few seconds.
- * Settings with `annFrom` vectors or more are not loaded: they are AnnIndex's (a matrix of a million 384-dimensional
+ * Settings with `annFrom` vectors or more are not loaded: they are the ANN index's (a matrix of a million 384-dimensional
  * vectors would hold 1.5 GB).
  */
 import type { SqlClient } from "@effect/sql"
 import { Clock, Effect } from "effect"
 import type { VectorSettingsId } from "../../../domain/Ids.js"
-import { normalise, type VectorMatrix } from "./vectorMath.js"
+import { normalise, type VectorMatrix } from "./math.js"
 
 const RECHECK_MILLIS = 5_000
 
@@ -21,7 +21,7 @@ interface Entry {
 /** The settings' vectors in memory, or how many there are when they are too many for that. */
 export type Loaded = { readonly _tag: "Matrix"; readonly matrix: VectorMatrix } | { readonly _tag: "Large"; readonly count: number }
 
-export const vectorIndex = (sql: SqlClient.SqlClient, annFrom: number) => {
+export const makeMatrices = (sql: SqlClient.SqlClient, annFrom: number) => {
   const entries = new Map<string, Entry>()
 
   const stampOf = (settingsId: VectorSettingsId) =>
@@ -67,7 +67,7 @@ export const vectorIndex = (sql: SqlClient.SqlClient, annFrom: number) => {
       }
       entries.set(settingsId, entry)
       return { _tag: "Matrix", matrix: entry.matrix } satisfies Loaded
-    })
+    }).pipe(Effect.withSpan("VectorStore.loadMatrix", { attributes: { settings: settingsId } }))
 
   /** The matrix for these settings, reloaded when it was dropped or another process changed the vectors. */
   const matrix = (settingsId: VectorSettingsId, dimensions: number): Effect.Effect<Loaded> =>
@@ -78,7 +78,9 @@ export const vectorIndex = (sql: SqlClient.SqlClient, annFrom: number) => {
       const kept = { _tag: "Matrix", matrix: entry.matrix } satisfies Loaded
       if (now - entry.checkedAt < RECHECK_MILLIS) return kept
       entry.checkedAt = now
-      return (yield* stampOf(settingsId)) === entry.stamp ? kept : yield* load(settingsId, dimensions)
+      // Other processes' writes: a count and a max over the settings' vectors, in the search that came due for it.
+      const stamp = yield* stampOf(settingsId).pipe(Effect.withSpan("VectorStore.recheckMatrix"))
+      return stamp === entry.stamp ? kept : yield* load(settingsId, dimensions)
     }).pipe(Effect.orDie)
 
   const drop = (settingsIds: Iterable<string>) =>
@@ -89,4 +91,4 @@ export const vectorIndex = (sql: SqlClient.SqlClient, annFrom: number) => {
   return { matrix, drop, dropAll: Effect.sync(() => entries.clear()) } as const
 }
 
-export type VectorIndex = ReturnType<typeof vectorIndex>
+export type Matrices = ReturnType<typeof makeMatrices>

@@ -1,11 +1,11 @@
 /**
  * The built-in engine's approximate nearest-neighbour index, one per vector settings with `GLOSS_VECTOR_ANN_FROM`
- * vectors or more (fewer stay with the exact in-memory scan of VectorIndex). It answers "which keys are near this
- * vector"; VectorSearch rescores those candidates exactly from the database, so the index only has to find them.
+ * vectors or more (fewer stay with the exact in-memory scan of matrices.ts). It answers "which keys are near this
+ * vector"; rank.ts rescores those candidates exactly from the database, so the index only has to find them.
  *
  * The database is the truth and the index a cache that can always be rebuilt from it:
  * - built on first use (and when writes take the settings past the threshold), from the `vectors` table in pages,
- *   added in a worker thread (annWorker) so the event loop never waits for the graph. A first build serves as soon
+ *   added in a worker thread (annIndex.worker.ts) so the event loop never waits for the graph. A first build serves as soon
  *   as it has read the vectors (staged, they are searched exactly until added), not once it has added them all;
  * - kept up to date by a catch-up that reads the vectors written since its watermark. In-process writes are counted
  *   and schedule a catch-up at once (debounced); a search first waits for a catch-up that began after the writes
@@ -19,20 +19,19 @@
  *   one serving meanwhile;
  * - saved under GLOSS_HOME_PATH (annFiles) after a build and after catch-ups at most every half minute, so a
  *   restart loads it and catches up instead of rebuilding.
- * Each server process keeps its own index, built from the shared database (a cache per process, like VectorIndex).
+ * Each server process keeps its own index, built from the shared database (a cache per process, like the matrices).
  * This file decides when work runs (locks, schedules, the maintenance loop); annSets.ts does the filling, catching
  * up, saving and opening of a set.
  */
-import { logDropped } from "./dropped.js"
-import type { SqlClient } from "@effect/sql"
+import { logDropped } from "../dropped.js"
 import { Clock, Deferred, Effect, FiberSet, Option, type Scope } from "effect"
 import type { AnnFiles } from "./annFiles.js"
 import { type Entry, type Failure, type IndexSet, LOOKBACK_MILLIS, makeAnnSets, makeEntry, QUICK_LOOKBACK_MILLIS } from "./annSets.js"
-import type { AnnWorker } from "./annWorker.js"
-import type { VectorCopies } from "./vectorCopies.js"
-import { type Read, vectorRows } from "./vectorRows.js"
+import type { AnnWorker } from "./AnnWorker.js"
+import type { VectorCopies } from "../copies.js"
+import type { VectorRows } from "../rows.js"
 
-/** Other processes' writes are looked for this often, by each index's maintenance loop (as VectorIndex does). */
+/** Other processes' writes are looked for this often, by each index's maintenance loop (as the matrices are). */
 const RECHECK_MILLIS = 5_000
 /**
  * A search looks for them itself only when the maintenance loop is this late. When searches did it at every recheck
@@ -48,18 +47,16 @@ const STALE_FRACTION = 0.2
 const DEBOUNCE = "500 millis"
 
 export const makeAnnIndex = (options: {
-  readonly sql: SqlClient.SqlClient
-  readonly read: Read
+  readonly rows: VectorRows
   readonly worker: AnnWorker
   /** Undefined: kept in memory only (an in-memory database). */
   readonly files: AnnFiles | undefined
-  /** Copies of the vectors added, for rescoring (PostgreSQL only, see vectorCopies). */
+  /** Copies of the vectors added, for rescoring (PostgreSQL only, see copies.ts). */
   readonly copies?: VectorCopies | undefined
   readonly annFrom: number
 }): Effect.Effect<AnnIndex, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const { copies, files, worker } = options
-    const rows = vectorRows(options.sql, options.read)
+    const { copies, files, rows, worker } = options
     const entries = new Map<string, Entry>()
     // Background work runs in fibers of the index's own runtime, interrupted when its scope closes. Forked from the
     // request that wrote, a fiber would keep that request (and its parsed body) alive for as long as it ran.
