@@ -96,7 +96,7 @@ export const makeAnnIndex = (options: {
           yield* Effect.logInfo(`vector index of settings ${entry.settingsId}: ${set.entries} entries for ${count} vectors, rebuilding`)
           inBackground(background(rebuild(entry)))
         }
-      })
+      }).pipe(Effect.withSpan("VectorIndex.recount", { attributes: { settings: entry.settingsId } }))
 
     /**
      * Every RECHECK_MILLIS while the entry is in use: other processes' writes, the recount, the save. Ends when the
@@ -257,12 +257,14 @@ export const makeAnnIndex = (options: {
           // they were saved; a first build serves once it has read every vector (seconds at a million), long before
           // it has added them (minutes). Either is far sooner than a search that scans every vector of the database
           // exactly, which at a million vectors takes minutes.
-          if (entry.current === undefined) yield* Deferred.await(entry.ready)
-          yield* sync(entry, { force: false, upkeep: false })
+          if (entry.current === undefined) yield* Deferred.await(entry.ready).pipe(Effect.withSpan("VectorIndex.awaitFirstSet"))
+          // This process's writes a search must see (read-your-writes): a catch-up, or the wait for one under way.
+          yield* sync(entry, { force: false, upkeep: false }).pipe(Effect.withSpan("VectorIndex.catchUpFirst"))
           const set = entry.current
           if (set === undefined) return Option.none()
           return Option.some({ keys: yield* worker.search(set.name, query, n), entries: set.entries })
         }).pipe(
+          Effect.withSpan("VectorIndex.candidates", { attributes: { settings: settingsId, n } }),
           Effect.catchTags({ SqlError: Effect.die, ParseError: Effect.die }),
           Effect.catchTag("WorkerCallError", (error) =>
             Effect.as(

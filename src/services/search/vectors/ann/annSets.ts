@@ -227,7 +227,7 @@ export const makeAnnSets = (options: {
         `vector index of settings ${entry.settingsId}: ${set.entries} vectors read in ${(yield* Clock.currentTimeMillis) - started} ms`
       )
       return set
-    })
+    }).pipe(Effect.withSpan("VectorIndex.stage", { attributes: { settings: entry.settingsId } }))
 
   /**
    * Adds a staged set's vectors to its graph, a batch at a time. A set that is `serving` stops once it no longer does
@@ -248,7 +248,7 @@ export const makeAnnSets = (options: {
       yield* Effect.logInfo(
         `vector index of settings ${entry.settingsId}: built, ${set.entries} vectors added in ${(yield* Clock.currentTimeMillis) - started} ms`
       )
-    })
+    }).pipe(Effect.withSpan("VectorIndex.addStaged", { attributes: { settings: entry.settingsId, set: set.name } }))
 
   /** A new set holding every vector of the settings, staged and added (a rebuild's, while the old one serves). */
   const fill = (entry: Entry): Effect.Effect<IndexSet, Failure> =>
@@ -295,7 +295,7 @@ export const makeAnnSets = (options: {
       set.readAt = startedAt
       // A set opened from files has had no full catch-up yet: its first one, from the saved watermark, stands for one.
       if (full || !Number.isFinite(set.fullReadAt)) set.fullReadAt = startedAt
-    })
+    }).pipe(Effect.withSpan("VectorIndex.catchUp", { attributes: { settings: entry.settingsId, set: set.name, lookback } }))
 
   const save = (entry: Entry, set: IndexSet): Effect.Effect<void, WorkerCallError> =>
     Effect.gen(function*() {
@@ -314,7 +314,7 @@ export const makeAnnSets = (options: {
       })
       set.savedAt = yield* Clock.currentTimeMillis
       set.unsaved = false
-    })
+    }).pipe(Effect.withSpan("VectorIndex.save", { attributes: { settings: entry.settingsId, set: set.name } }))
 
   /** The saved set, when there is one that opens (checksums match); nothing otherwise. */
   const opened = (entry: Entry): Effect.Effect<Option.Option<IndexSet>> =>
@@ -342,7 +342,7 @@ export const makeAnnSets = (options: {
         savedAt: yield* Clock.currentTimeMillis,
         unsaved: false
       })
-    })
+    }).pipe(Effect.withSpan("VectorIndex.open", { attributes: { settings: entry.settingsId } }))
 
   return { stage, addStaged, fill, catchUp, save, opened } as const
 }
