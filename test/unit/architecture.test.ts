@@ -52,6 +52,9 @@ const RULES: ReadonlyArray<{ readonly rule: string; readonly from: RegExp; reado
   },
   { rule: "domain imports nothing outside domain", from: /^domain\//, forbidden: /^(?!domain\/)/ },
   { rule: "the contract imports only domain", from: /^contract\//, forbidden: /^(?!domain\/|contract\/)/ },
+  // The services, the HTTP layer, the migrations and the client all use the hand codecs: importing only domain, they
+  // lead none of them to a module it must not reach.
+  { rule: "the hand codecs import only domain", from: /^codecs\//, forbidden: /^(?!domain\/|codecs\/)/ },
   {
     rule: "the transfer formats (shared by the client and the server's jobs) import only domain",
     from: /^transfer\//,

@@ -6,10 +6,10 @@
 import { SqlSchema } from "@effect/sql"
 import { Array as Arr, Effect, Schema } from "effect"
 import { DatasetId, RecordId, UserId, WorkspaceId } from "../../domain/Ids.js"
-import { DbInt, DbTimestamp } from "../database/columns.js"
+import { DbInt, DbTimestamp } from "../../codecs/columns.js"
 import { Database } from "../database/Database.js"
 import { insertionOrder } from "../database/ddl.js"
-import { intOf, isUuid, plainRows, type Row } from "../database/plainRows.js"
+import { intOf, isUuid, plainRows, type Row } from "../../codecs/plainRows.js"
 import type { Candidate } from "./queueOrder.js"
 
 const CHUNK = 500

@@ -6,7 +6,7 @@ import { FieldSettings } from "../../domain/Field.js"
 import { DatasetId, FieldId, MetadataPropertyId, QuestionId, VectorSettingsId, WorkspaceId } from "../../domain/Ids.js"
 import { MetadataSettings } from "../../domain/MetadataProperty.js"
 import { QuestionSettings } from "../../domain/Question.js"
-import { DbBoolean, DbJson, DbTimestamp } from "../database/columns.js"
+import { DbBoolean, DbJson, DbTimestamp } from "../../codecs/columns.js"
 
 const timestamps = { inserted_at: DbTimestamp, updated_at: DbTimestamp }
 

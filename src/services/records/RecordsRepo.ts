@@ -1,10 +1,10 @@
 import { SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { DatasetId, RecordId } from "../../domain/Ids.js"
-import { DbInt } from "../database/columns.js"
+import { DbInt } from "../../codecs/columns.js"
 import { Database } from "../database/Database.js"
 import { forUpdate, insertionOrder, notIndexed } from "../database/ddl.js"
-import { intOf } from "../database/plainRows.js"
+import { intOf } from "../../codecs/plainRows.js"
 import { decodeRecordRows, encodeRecordRow, RecordRow } from "./rows.js"
 
 const InDataset = Schema.Struct({ datasetId: DatasetId, ids: Schema.Array(Schema.String) })

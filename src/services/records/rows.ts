@@ -7,8 +7,8 @@ import { RecordStatus } from "../../domain/Record.js"
 import { isoString } from "../../domain/Timestamp.js"
 import { ResponseStatus, ResponseValues } from "../../domain/Response.js"
 import { Score, SuggestionType } from "../../domain/Suggestion.js"
-import { DbJson, DbTimestamp, DbVector, timestampOf } from "../database/columns.js"
-import { isUuid, plainRows } from "../database/plainRows.js"
+import { DbJson, DbTimestamp, DbVector, timestampOf } from "../../codecs/columns.js"
+import { isUuid, plainRows } from "../../codecs/plainRows.js"
 
 const timestamps = { inserted_at: DbTimestamp, updated_at: DbTimestamp }
 

@@ -6,10 +6,10 @@
  */
 import { Effect, Schema } from "effect"
 import { QuestionId, RecordId, UserId, type DatasetId } from "../../domain/Ids.js"
-import { DbInt, DbJson, DbTimestamp, timestampOf } from "../database/columns.js"
+import { DbInt, DbJson, DbTimestamp, timestampOf } from "../../codecs/columns.js"
 import { Database } from "../database/Database.js"
 import { insertionOrder, notIndexed } from "../database/ddl.js"
-import { intOf, isUuid, plainRows, type Row } from "../database/plainRows.js"
+import { intOf, isUuid, plainRows, type Row } from "../../codecs/plainRows.js"
 
 export const RecordKeyRow = Schema.Struct({ insertion_key: DbInt, id: RecordId, inserted_at: DbTimestamp })
 export type RecordKeyRow = typeof RecordKeyRow.Type

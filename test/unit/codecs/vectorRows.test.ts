@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Either, Schema } from "effect"
-import { DbVector } from "../../../src/services/database/columns.js"
+import { DbVector } from "../../../src/codecs/columns.js"
 import {
   decodeScored,
   decodeStamped,

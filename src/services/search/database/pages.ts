@@ -8,9 +8,9 @@
  */
 import type { SqlClient, SqlError, Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { DbInt } from "../../database/columns.js"
+import { DbInt } from "../../../codecs/columns.js"
 import { RecordId } from "../../../domain/Ids.js"
-import { intOf, isNumberOrNull, isUuid, plainRows } from "../../database/plainRows.js"
+import { intOf, isNumberOrNull, isUuid, plainRows } from "../../../codecs/plainRows.js"
 import type { SearchHits } from "../Query.js"
 
 export const HitRow = Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number) })

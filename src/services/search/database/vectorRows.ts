@@ -5,9 +5,9 @@
  */
 import type { SqlClient, SqlError, Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { DbInt, DbTimestamp, timestampOf } from "../../database/columns.js"
+import { DbInt, DbTimestamp, timestampOf } from "../../../codecs/columns.js"
 import { insertionOrder, notIndexed } from "../../database/ddl.js"
-import { intOf, isNumberOrNull, plainRows } from "../../database/plainRows.js"
+import { intOf, isNumberOrNull, plainRows } from "../../../codecs/plainRows.js"
 
 /** Keys per `in (…)` list: well under SQLite's 32 766 parameters, and a short statement for PostgreSQL to plan. */
 const KEYS_PER_QUERY = 500
