@@ -117,6 +117,7 @@ describe("the import graph of src/", () => {
   it("is read: it holds the edges the rules are about", () => {
     expect(edges).toContainEqual({ from: "http/Server.ts", to: "contract/Api.ts" })
     expect(edges).toContainEqual({ from: "client/Transport.ts", to: "contract/Api.ts" })
+    expect(edges).toContainEqual({ from: "codecs/recordRows.ts", to: "domain/Ids.ts" })
   })
 
   for (const { forbidden, from, rule } of RULES) {
