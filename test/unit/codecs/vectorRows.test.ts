@@ -1,5 +1,5 @@
 /**
- * The vector reads' hand decoders (src/services/search/database/vectorRows.ts) equal their schemas on every page
+ * The vector reads' hand decoders (src/codecs/vectorRows.ts) equal their schemas on every page
  * either database returns — bigint keys and row versions as text on PostgreSQL, Dates or ISO text, Buffers or
  * Uint8Arrays — and `float64sOf` reads stored bytes as `DbVector` does.
  */
@@ -16,7 +16,7 @@ import {
   Stamped,
   StampRow,
   Valued
-} from "../../../src/services/search/database/vectorRows.js"
+} from "../../../src/codecs/vectorRows.js"
 import { bytes, dbInt, dbTimestamp, equalsSchema, fc, idLike, notBytes, notDbInt, notDbTimestamp, RUNS, rows } from "./shapes.js"
 
 const key = { valid: dbInt, invalid: notDbInt }

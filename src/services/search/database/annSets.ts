@@ -5,11 +5,12 @@
  */
 import type { SqlError } from "@effect/sql"
 import { Clock, Deferred, Effect, Fiber, Option, type ParseResult } from "effect"
+import { float64sOf } from "../../../codecs/vectorRows.js"
 import type { AnnFiles } from "./annFiles.js"
 import type { AnnWorker, SegmentFile, SetState } from "./annWorker.js"
 import { normalise } from "./vectorMath.js"
 import type { VectorCopies } from "./vectorCopies.js"
-import { float64sOf, type Stamp, type VectorRow, type vectorRows } from "./vectorRows.js"
+import { type Stamp, type VectorRow, type vectorRows } from "./vectorRows.js"
 import type { WorkerCallError } from "./workerCalls.js"
 
 /**
