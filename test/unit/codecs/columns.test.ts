@@ -8,7 +8,7 @@ import { Either, Schema } from "effect"
 import { DbBoolean, DbInt, DbTimestamp, DbVector, timestampOf } from "../../../src/codecs/columns.js"
 import { dbTimestamp, fc, notDbTimestamp, RUNS } from "./shapes.js"
 
-/** How the fast paths read a timestamp column (records/rows.ts, vectorRows.ts, ReviewRowsRepo.ts). */
+/** How the fast paths read a timestamp column (recordRows.ts, vectorRows.ts, reviewRows.ts). */
 const fastTimestamp = (value: unknown) => value instanceof Date || typeof value === "string" ? timestampOf(value) : undefined
 
 describe("timestampOf", () => {
