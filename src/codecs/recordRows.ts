@@ -1,4 +1,4 @@
-/** How a record is stored (`RecordRow`), and its hand codecs: read for every search and listing, written by every bulk. */
+/** How a record is stored (`RecordRow`), with its hand codecs: every search and listing reads it, a bulk writes it. */
 import { Schema } from "effect"
 import { JsonObject } from "../domain/Common.js"
 import { DatasetId, RecordId } from "../domain/Ids.js"

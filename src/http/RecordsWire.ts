@@ -44,7 +44,8 @@ export const bulkPayload = <M extends BulkMode>(request: HttpServerRequest.HttpS
     return decoded as Effect.Effect<NonNullable<ReturnType<typeof plainBulk<M>>>, ParseResult.ParseError>
   }).pipe(Effect.catchIf(ParseResult.isParseError, HttpApiError.HttpApiDecodeError.refailParseError))
 
-const json = (text: string, status: number) => HttpServerResponse.text(text, { status, contentType: "application/json" })
+const json = (text: string, status: number) =>
+  HttpServerResponse.text(text, { status, contentType: "application/json" })
 
 /** A `RecordsBulk` answer, as the schema would encode it. */
 export const bulkAnswer = (bulk: typeof RecordsBulk.Type, status: number) => json(bulkJson(bulk), status)
