@@ -33,7 +33,7 @@ export const DatasetRecord = Schema.Struct({
 }).annotations({ identifier: "Record" })
 export type DatasetRecord = typeof DatasetRecord.Type
 
-/** The longest `external_id` (characters). Exported for the hand-written bulk reader (`http/RecordsWire.ts`). */
+/** The longest `external_id` (characters). Exported for the hand-written bulk reader (`codecs/bulkPayload.ts`). */
 export const MAX_EXTERNAL_ID = 2000
 const ExternalId = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(MAX_EXTERNAL_ID))
 /** Whether a value is a record id as the schemas accept it (the same check, for code that reads JSON by hand). */

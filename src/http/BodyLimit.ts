@@ -19,7 +19,8 @@ import type { IncomingMessage } from "node:http"
 import { HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Option, Stream } from "effect"
-import { HIGH_SURROGATE, LOW_SURROGATE, NOT_SURROGATE, refuseIllFormed, surrogateEscape } from "./WellFormedText.js"
+import { scanJson } from "../codecs/jsonScan.js"
+import { refuseIllFormed } from "./WellFormedText.js"
 
 /** How much of an oversized chunked body we are willing to drain to keep the connection usable. */
 const DRAIN_FACTOR = 4
@@ -55,49 +56,6 @@ export class BodyNotUtf8 extends Error {
   constructor() {
     super("The request body is not valid UTF-8")
   }
-}
-
-/**
- * One pass over JSON text before it is parsed: whether it opens more than `max` objects and arrays inside one another
- * (brackets in strings do not count), and whether a string in it has a `\u` escape of half a surrogate pair without
- * the other half (see WellFormedText.ts). Strings, most of a body, are crossed with `indexOf` to their next quote or
- * backslash rather than a character at a time: several times faster on text with few escapes.
- */
-export const scanJson = (text: string, max: number): { readonly tooDeep: boolean; readonly loneSurrogate: boolean } => {
-  let depth = 0
-  let loneSurrogate = false
-  // The first quote and backslash at or after where the scan is, found again only once it has passed them.
-  let quote = -1
-  let backslash = text.indexOf("\\")
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c === 0x22) {
-      // The string: to the next quote that no backslash escapes.
-      for (i++;;) {
-        if (quote < i) quote = text.indexOf("\"", i)
-        if (quote === -1) return { tooDeep: false, loneSurrogate } // unterminated: JSON.parse says so
-        if (backslash !== -1 && backslash < i) backslash = text.indexOf("\\", i)
-        if (backslash === -1 || backslash > quote) {
-          i = quote
-          break
-        }
-        // An escape: the character after the backslash is skipped; after `\u`, four hex digits.
-        i = backslash + 2
-        if (text.charCodeAt(backslash + 1) !== 0x75) continue
-        const half = surrogateEscape(text, i)
-        if (half === NOT_SURROGATE) continue
-        const paired = half === HIGH_SURROGATE && text.charCodeAt(i + 4) === 0x5c && text.charCodeAt(i + 5) === 0x75 &&
-          surrogateEscape(text, i + 6) === LOW_SURROGATE
-        if (paired) i += 6 // onto the second escape's digits, which are no quote or backslash
-        else loneSurrogate = true
-      }
-    } else if (c === 0x7b || c === 0x5b) {
-      if (++depth > max) return { tooDeep: true, loneSurrogate }
-    } else if (c === 0x7d || c === 0x5d) {
-      depth--
-    }
-  }
-  return { tooDeep: false, loneSurrogate }
 }
 
 /** `request.json` as @effect/platform reads it, refusing too deep a body before parsing it and ill-formed text after. */

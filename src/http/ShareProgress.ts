@@ -7,7 +7,7 @@ import { HttpApiBuilder, HttpRouter, HttpServerResponse } from "@effect/platform
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option, Schema } from "effect"
 import { GlossConfig } from "../Config.js"
-import { DbInt } from "../services/database/columns.js"
+import { DbInt } from "../codecs/columns.js"
 
 const Row = Schema.Struct({ dataset: Schema.String, username: Schema.String, submitted: DbInt, total: DbInt })
 const decodeRows = Schema.decodeUnknown(Schema.Array(Row))

@@ -5,8 +5,8 @@
  * value, is refused with 422 before any endpoint sees it, on every database.
  *
  * The body's bytes are checked to be UTF-8 where they are read (`BodyLimit.ts`), so a lone surrogate can only come
- * from a `\uD800`–`\uDFFF` escape. The pass over the text that counts its nesting before parsing (`BodyLimit.ts`)
- * notes an escape that is not half of a pair (`surrogateEscape`); only then is the parsed value walked, to say where.
+ * from a `\uD800`–`\uDFFF` escape. The pass over the text that counts its nesting before parsing (`scanJson`,
+ * `codecs/jsonScan.ts`) notes an escape that is not half of a pair; only then is the parsed value walked, to say where.
  * That keeps the check off the ingest path's cost: a regular expression over the text cost two thirds of a
  * `JSON.parse`, and walking every string (`isWellFormed`) half of one for a body of escaped emoji.
  */
@@ -16,19 +16,6 @@ declare global {
   interface String {
     isWellFormed(): boolean
   }
-}
-
-export const NOT_SURROGATE = 0
-export const HIGH_SURROGATE = 1
-export const LOW_SURROGATE = 2
-
-/** Which half of a surrogate pair the four hex digits of a `\u` escape at `at` in `text` spell, if any. */
-export const surrogateEscape = (text: string, at: number): number => {
-  const d = text.charCodeAt(at)
-  if (d !== 0x64 && d !== 0x44) return NOT_SURROGATE
-  const c = text.charCodeAt(at + 1) | 0x20 // lower case for letters; digits unchanged
-  if (c === 0x38 || c === 0x39 || c === 0x61 || c === 0x62) return HIGH_SURROGATE
-  return c >= 0x63 && c <= 0x66 ? LOW_SURROGATE : NOT_SURROGATE
 }
 
 export type JsonPath = ReadonlyArray<string | number>

@@ -5,8 +5,7 @@
  * its keys sorted (PostgreSQL's jsonb reorders them), API keys by their digest (Gloss keeps no clear key).
  */
 import * as crypto from "node:crypto"
-import { timestampOf } from "../services/database/columns.js"
-import { DbVector } from "../services/database/columns.js"
+import { DbVector, timestampOf } from "../codecs/columns.js"
 import { apiKeyDigest } from "../services/secrets/apiKeys.js"
 import { Schema } from "effect"
 import type * as M from "./model.js"

@@ -15,7 +15,7 @@
  */
 import { Data, Duration, Effect, Either, Option, ParseResult, Schedule, Schema, Stream } from "effect"
 import { v5 } from "uuid"
-import { DbTimestamp } from "../services/database/columns.js"
+import { DbTimestamp } from "../codecs/columns.js"
 import { MigrationError } from "./errors.js"
 import type {
   DatasetRow,

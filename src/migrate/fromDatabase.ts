@@ -5,7 +5,7 @@
  * `python -m argilla_server database migrate`).
  */
 import { Effect, Stream } from "effect"
-import { timestampOf } from "../services/database/columns.js"
+import { timestampOf } from "../codecs/columns.js"
 import { MigrationError } from "./errors.js"
 import type {
   DatasetRow,

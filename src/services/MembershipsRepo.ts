@@ -5,7 +5,7 @@
 import { SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { UserId, WorkspaceId } from "../domain/Ids.js"
-import { DbTimestamp } from "./database/columns.js"
+import { DbTimestamp } from "../codecs/columns.js"
 import { Database } from "./database/Database.js"
 
 export const MembershipRow = Schema.Struct({

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { scanJson } from "../../src/http/BodyLimit.js"
+import { scanJson } from "../../src/codecs/jsonScan.js"
 import { dialects } from "../support/databases.js"
 import { datasetPath, publishedDataset, send } from "../support/datasets.js"
 import { OWNER, raw, TestServerLive } from "../support/server.js"

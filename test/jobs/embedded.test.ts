@@ -5,7 +5,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Deferred, Duration, Effect, Exit, Option, Ref, Schema, Scope } from "effect"
-import { DbInt } from "../../src/services/database/columns.js"
+import { DbInt } from "../../src/codecs/columns.js"
 import { jobHandler } from "../../src/services/jobs/JobHandlers.js"
 import { SqlJobsRepo } from "../../src/services/jobs/SqlJobsRepo.js"
 import { embeddedBackends, eventually, startProcess, SuiteLive } from "./support/backends.js"

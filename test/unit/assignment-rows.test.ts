@@ -1,12 +1,12 @@
 /**
- * The queue's candidate decoder (src/services/assignment/AssignmentsRepo.ts `decodeCandidates`) gives exactly what
+ * The queue's candidate decoder (src/codecs/candidateRows.ts `decodeCandidates`) gives exactly what
  * its schema gives, on generated rows as either database returns them (numbers, PostgreSQL's bigint text) and on
  * rows it must refuse, where the schema's own error comes back.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Schema } from "effect"
 import fc from "fast-check"
-import { CandidateRow, decodeCandidates } from "../../src/services/assignment/AssignmentsRepo.js"
+import { CandidateRow, decodeCandidates } from "../../src/codecs/candidateRows.js"
 
 const bySchema = (rows: ReadonlyArray<unknown>) =>
   Either.mapLeft(Schema.decodeUnknownEither(Schema.Array(CandidateRow))(rows), (error) => error.message)

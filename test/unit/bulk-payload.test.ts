@@ -1,11 +1,11 @@
 /**
- * The hand-checked bulk payloads (src/http/RecordsWire.ts) are exactly what the schemas decode: for every payload,
+ * The hand-checked bulk payloads (src/codecs/bulkPayload.ts) are exactly what the schemas decode: for every payload,
  * either the fast path steps aside (and the schema decides, with its own errors) or it gives what the schema gives.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Either, Schema } from "effect"
 import { RecordsBulkCreate, RecordsBulkUpsert } from "../../src/domain/Record.js"
-import { plainBulk } from "../../src/http/RecordsWire.js"
+import { plainBulk } from "../../src/codecs/bulkPayload.js"
 
 const ID = "0b9f6c1e-4a57-4a8f-9d5e-2f6a1c3b7d10"
 

@@ -3,7 +3,7 @@
  * in, strings with brackets, quotes and escapes do not confuse it, and a broken array is named as such.
  */
 import { describe, expect, it } from "vitest"
-import { jsonArrayReader, jsonArrayText } from "../../src/client/transfer/jsonArray.js"
+import { jsonArrayReader, jsonArrayText } from "../../src/codecs/jsonArray.js"
 
 const readAll = (pieces: ReadonlyArray<string>) => {
   const reader = jsonArrayReader()

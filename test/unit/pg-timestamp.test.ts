@@ -1,10 +1,10 @@
 /**
- * The hand-written `timestamptz` parser (src/services/database/pgTimestamp.ts) reads every text PostgreSQL writes as
+ * The hand-written `timestamptz` parser (src/codecs/pgTimestamp.ts) reads every text PostgreSQL writes as
  * the driver's parser does — the same instant, to the millisecond — and hands what it does not read to that parser.
  */
 import { describe, expect, it } from "@effect/vitest"
 import pg from "pg"
-import { timestamptzParser } from "../../src/services/database/pgTimestamp.js"
+import { timestamptzParser } from "../../src/codecs/pgTimestamp.js"
 
 const driver = pg.types.getTypeParser(1184, "text") as (text: string) => unknown
 const parse = timestamptzParser(driver)

@@ -1,15 +1,15 @@
 /**
- * The row decoders with a hand-written fast path (src/services/database/plainRows.ts) give exactly what their
+ * The row decoders with a hand-written fast path (src/codecs/plainRows.ts) give exactly what their
  * schemas give: for every row, the same value, or the schema's own error when the schema refuses it. And the
  * remembered decoding of a dataset's settings decodes again whenever a row changed.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Schema } from "effect"
-import { intOf, plainRows, rememberedRows } from "../../src/services/database/plainRows.js"
-import { DbInt } from "../../src/services/database/columns.js"
-import { decodeRecordRows, RecordRow } from "../../src/services/records/rows.js"
-import { decodeHits } from "../../src/services/search/database/pages.js"
-import { decodeStamped, decodeStamps, decodeValued, Stamped, StampRow, Valued } from "../../src/services/search/vectors/rows.js"
+import { intOf, plainRows, rememberedRows } from "../../src/codecs/plainRows.js"
+import { DbInt } from "../../src/codecs/columns.js"
+import { decodeRecordRows, RecordRow } from "../../src/codecs/recordRows.js"
+import { decodeHits } from "../../src/codecs/hitRows.js"
+import { decodeStamped, decodeStamps, decodeValued, Stamped, StampRow, Valued } from "../../src/codecs/vectorRows.js"
 import { RecordId } from "../../src/domain/Ids.js"
 
 const ID = "0b9f6c1e-4a57-4a8f-9d5e-2f6a1c3b7d10"

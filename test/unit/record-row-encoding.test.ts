@@ -1,7 +1,7 @@
 /** The hand-written encoding of record rows (bulk inserts) stays exactly the schema's. */
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
-import { encodeRecordRow, RecordRow } from "../../src/services/records/rows.js"
+import { encodeRecordRow, RecordRow } from "../../src/codecs/recordRows.js"
 
 const decode = Schema.decodeUnknownSync(RecordRow)
 const rows = [

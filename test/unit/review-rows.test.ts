@@ -1,5 +1,5 @@
 /**
- * The review walk's row decoders (src/services/review/ReviewRowsRepo.ts) give exactly what their schemas give: the
+ * The review walk's row decoders (src/codecs/reviewRows.ts) give exactly what their schemas give: the
  * same value for every row either database returns, or the schema's own error for a row it refuses.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -11,7 +11,7 @@ import {
   decodeSuggestionValues,
   RecordKeyRow,
   SuggestionValueRow
-} from "../../src/services/review/ReviewRowsRepo.js"
+} from "../../src/codecs/reviewRows.js"
 
 const ID = "0b9f6c1e-4a57-4a8f-9d5e-2f6a1c3b7d10"
 const OTHER = "6a1f0e2d-3c4b-4a59-8e7f-1d2c3b4a5f60"

@@ -16,7 +16,7 @@ import { DatasetNameTaken, InvalidExportFile, TransferFileError } from "../Error
 import type { Transport } from "../Transport.js"
 import type { WorkspaceRef, Workspaces } from "../Workspaces.js"
 import { failedImport, importFailureReason, type RefusedBatch } from "./failedImport.js"
-import { jsonArrayReader, jsonArrayText } from "./jsonArray.js"
+import { jsonArrayReader, jsonArrayText } from "../../codecs/jsonArray.js"
 import {
   DATASET_FILE,
   draftOf,

@@ -1,7 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { Ingest } from "../../services/records/ingest/Ingest.js"
-import { bulkJson, bulkPayload } from "../RecordsWire.js"
+import { bulkAnswer, bulkPayload } from "../RecordsWire.js"
 import { Records } from "../../services/records/Records.js"
 import { ServerApi } from "../ServerApi.js"
 import { CurrentUser } from "../../contract/Authentication.js"
@@ -24,12 +24,12 @@ export const RecordsLive = HttpApiBuilder.group(ServerApi, "records", (handlers)
       .handleRaw("bulkCreate", ({ path, request }) =>
         Effect.flatMap(bulkPayload(request, "create"), (payload) =>
           Effect.flatMap(CurrentUser, (actor) => ingest.create(actor, path.id, payload.items))).pipe(
-            Effect.map((written) => bulkJson(written, 201))
+            Effect.map((written) => bulkAnswer(written, 201))
           ))
       .handleRaw("bulkUpsert", ({ path, request }) =>
         Effect.flatMap(bulkPayload(request, "upsert"), (payload) =>
           Effect.flatMap(CurrentUser, (actor) => ingest.upsert(actor, path.id, payload.items))).pipe(
-            Effect.map((written) => bulkJson(written, 200))
+            Effect.map((written) => bulkAnswer(written, 200))
           ))
       .handle("deleteMany", ({ path, urlParams }) =>
         Effect.flatMap(CurrentUser, (actor) => records.deleteMany(actor, path.id, urlParams.ids)).pipe(Effect.asVoid))

@@ -1,7 +1,7 @@
 import { SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { UserId, WorkspaceId } from "../../domain/Ids.js"
-import { DbTimestamp } from "../database/columns.js"
+import { DbTimestamp } from "../../codecs/columns.js"
 import { Database } from "../database/Database.js"
 import { WorkspaceRow } from "../workspaces/WorkspacesRepo.js"
 

@@ -6,15 +6,14 @@
 import { SqlSchema } from "@effect/sql"
 import { Array as Arr, Effect, Schema } from "effect"
 import { DatasetId, RecordId, UserId, WorkspaceId } from "../../domain/Ids.js"
-import { DbInt, DbTimestamp } from "../database/columns.js"
+import { type CandidateRow, decodeCandidates } from "../../codecs/candidateRows.js"
+import { DbInt, DbTimestamp } from "../../codecs/columns.js"
 import { Database } from "../database/Database.js"
 import { insertionOrder } from "../database/ddl.js"
-import { intOf, isUuid, plainRows, type Row } from "../database/plainRows.js"
 import type { Candidate } from "./queueOrder.js"
 
 const CHUNK = 500
 
-export const CandidateRow = Schema.Struct({ id: RecordId, seq: DbInt, priority: DbInt })
 const PairRow = Schema.Struct({ record_id: RecordId, user_id: UserId })
 const LeaseRow = Schema.Struct({ record_id: RecordId, user_id: UserId, expires_at: DbTimestamp })
 export type LeaseRow = typeof LeaseRow.Type
@@ -30,18 +29,7 @@ export interface AssignmentRow {
   readonly inserted_at: Date
 }
 
-const toCandidate = (row: typeof CandidateRow.Type): Candidate => ({ id: row.id, seq: row.seq, priority: row.priority })
-
-/**
- * A queue's candidates, decoded by hand: `npm run bench -- queue` spent most of a queue page decoding 20 000 of them
- * through the schema (a union parser per `DbInt`); test/unit/assignment-rows.test.ts keeps it equal to the schema.
- */
-export const decodeCandidates = plainRows(CandidateRow, (row: Row): typeof CandidateRow.Type | undefined => {
-  const seq = intOf(row.seq)
-  const priority = intOf(row.priority)
-  if (!isUuid(row.id) || seq === undefined || priority === undefined) return undefined
-  return { id: RecordId.make(row.id, { disableValidation: true }), seq, priority }
-})
+const toCandidate = (row: CandidateRow): Candidate => ({ id: row.id, seq: row.seq, priority: row.priority })
 
 export class AssignmentsRepo extends Effect.Service<AssignmentsRepo>()("Gloss/AssignmentsRepo", {
   effect: Effect.gen(function*() {

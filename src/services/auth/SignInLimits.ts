@@ -15,7 +15,7 @@ import { Clock, Effect, Option, Schema } from "effect"
 import { GlossConfig } from "../../Config.js"
 import { SignInLimited } from "../../domain/Auth.js"
 import { Database } from "../database/Database.js"
-import { DbInt } from "../database/columns.js"
+import { DbInt } from "../../codecs/columns.js"
 
 /** Usernames have at most 200 characters: a longer one (no such user) is kept as a digest, not stored whole. */
 const MAX_SUBJECT_NAME = 200

@@ -11,10 +11,10 @@ import { PgClient } from "@effect/sql-pg"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { Duration, Effect, Layer, Option, Redacted, Schedule } from "effect"
 import pg from "pg"
+import { timestamptzParser } from "../../codecs/pgTimestamp.js"
 import { type DatabaseConfig, GlossConfig } from "../../Config.js"
 import { columnTypes } from "./ddl.js"
 import { DatabaseLocked, isBusy, isUniqueViolation } from "./errors.js"
-import { timestamptzParser } from "./pgTimestamp.js"
 
 /**
  * json (114) and jsonb (3802) arrive as text, as they do from SQLite, so one column schema reads both; timestamptz

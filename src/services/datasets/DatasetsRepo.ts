@@ -4,7 +4,7 @@ import { DatasetStatus } from "../../domain/Dataset.js"
 import { DatasetId, UserId, WorkspaceId } from "../../domain/Ids.js"
 import { Database } from "../database/Database.js"
 import { insertionOrder } from "../database/ddl.js"
-import { rememberedRows } from "../database/plainRows.js"
+import { rememberedRows } from "../../codecs/plainRows.js"
 import { DatasetRow } from "./rows.js"
 
 const Filter = Schema.Struct({

@@ -8,7 +8,7 @@ import { Effect, Schema } from "effect"
 import { DatasetId } from "../../domain/Ids.js"
 import { Database } from "../database/Database.js"
 import { insertionOrder } from "../database/ddl.js"
-import { rememberedRows } from "../database/plainRows.js"
+import { rememberedRows } from "../../codecs/plainRows.js"
 
 interface OwnedRow {
   readonly id: string

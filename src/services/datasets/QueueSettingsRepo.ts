@@ -6,7 +6,7 @@ import { SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { AssignedMode, QueueOrder } from "../../domain/Assignment.js"
 import { DatasetId, UserId } from "../../domain/Ids.js"
-import { DbBoolean, DbInt, DbTimestamp } from "../database/columns.js"
+import { DbBoolean, DbInt, DbTimestamp } from "../../codecs/columns.js"
 import { Database } from "../database/Database.js"
 
 export const SettingsRow = Schema.Struct({

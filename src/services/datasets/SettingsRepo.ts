@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import type { DatasetId } from "../../domain/Ids.js"
 import { Database } from "../database/Database.js"
-import { isUuid } from "../database/plainRows.js"
+import { isUuid } from "../../codecs/plainRows.js"
 import { ownedRows } from "./OwnedRows.js"
 import { FieldRow, MetadataPropertyRow, QuestionRow, VectorSettingsRow } from "./rows.js"
 

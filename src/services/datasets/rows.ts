@@ -6,9 +6,7 @@ import { FieldSettings } from "../../domain/Field.js"
 import { DatasetId, FieldId, MetadataPropertyId, QuestionId, VectorSettingsId, WorkspaceId } from "../../domain/Ids.js"
 import { MetadataSettings } from "../../domain/MetadataProperty.js"
 import { QuestionSettings } from "../../domain/Question.js"
-import { DbBoolean, DbJson, DbTimestamp } from "../database/columns.js"
-
-const timestamps = { inserted_at: DbTimestamp, updated_at: DbTimestamp }
+import { DbBoolean, DbJson, DbTimestamp, timestampColumns } from "../../codecs/columns.js"
 
 export const DatasetRow = Schema.Struct({
   id: DatasetId,
@@ -20,7 +18,7 @@ export const DatasetRow = Schema.Struct({
   metadata: Schema.NullOr(DbJson(JsonObject)),
   workspace_id: WorkspaceId,
   last_activity_at: DbTimestamp,
-  ...timestamps
+  ...timestampColumns
 })
 export type DatasetRow = typeof DatasetRow.Type
 
@@ -31,7 +29,7 @@ export const FieldRow = Schema.Struct({
   required: DbBoolean,
   settings: DbJson(FieldSettings),
   dataset_id: DatasetId,
-  ...timestamps
+  ...timestampColumns
 })
 export type FieldRow = typeof FieldRow.Type
 
@@ -43,7 +41,7 @@ export const QuestionRow = Schema.Struct({
   required: DbBoolean,
   settings: DbJson(QuestionSettings),
   dataset_id: DatasetId,
-  ...timestamps
+  ...timestampColumns
 })
 export type QuestionRow = typeof QuestionRow.Type
 
@@ -54,7 +52,7 @@ export const MetadataPropertyRow = Schema.Struct({
   settings: DbJson(MetadataSettings),
   visible_for_annotators: DbBoolean,
   dataset_id: DatasetId,
-  ...timestamps
+  ...timestampColumns
 })
 export type MetadataPropertyRow = typeof MetadataPropertyRow.Type
 
@@ -64,6 +62,6 @@ export const VectorSettingsRow = Schema.Struct({
   title: Schema.String,
   dimensions: Schema.Int,
   dataset_id: DatasetId,
-  ...timestamps
+  ...timestampColumns
 })
 export type VectorSettingsRow = typeof VectorSettingsRow.Type

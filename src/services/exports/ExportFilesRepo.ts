@@ -2,7 +2,7 @@ import { SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { DatasetId, UserId } from "../../domain/Ids.js"
 import { ExportFormat } from "../../domain/Export.js"
-import { DbInt, DbTimestamp } from "../database/columns.js"
+import { DbInt, DbTimestamp } from "../../codecs/columns.js"
 import { Database } from "../database/Database.js"
 
 export const ExportRow = Schema.Struct({

@@ -2,7 +2,7 @@ import { SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { UserId, WorkspaceId } from "../../domain/Ids.js"
 import { InvitationId, InvitedRole } from "../../domain/Invitation.js"
-import { DbTimestamp } from "../database/columns.js"
+import { DbTimestamp } from "../../codecs/columns.js"
 import { Database } from "../database/Database.js"
 
 export const InvitationRow = Schema.Struct({

@@ -7,7 +7,7 @@
 import { SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { JobProgress, JobStatus } from "../../domain/Job.js"
-import { DbInt, DbJson, DbTimestamp } from "../database/columns.js"
+import { DbInt, DbJson, DbTimestamp } from "../../codecs/columns.js"
 import { Database } from "../database/Database.js"
 import { insertionOrder } from "../database/ddl.js"
 

@@ -3,7 +3,7 @@ import { SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { DatasetId, RecordId, ResponseId, SuggestionId, UserId } from "../../domain/Ids.js"
 import { Database } from "../database/Database.js"
-import { DbVector } from "../database/columns.js"
+import { DbVector } from "../../codecs/columns.js"
 import { NamedVectorRow, ResponseRow, SettingsVectorRow, SuggestionRow, VectorRow } from "./rows.js"
 
 const Ids = Schema.Array(Schema.String)

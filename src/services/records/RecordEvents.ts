@@ -9,7 +9,8 @@ import { type DatasetData, DatasetEvents } from "../datasets/DatasetEvents.js"
 import type { DatasetRow } from "../datasets/rows.js"
 import { type UserRow, UsersRepo } from "../users/UsersRepo.js"
 import { type Emitted, Events, stamps } from "../webhooks/Events.js"
-import type { RecordRow, ResponseRow } from "./rows.js"
+import type { RecordRow } from "../../codecs/recordRows.js"
+import type { ResponseRow } from "./rows.js"
 
 export type RecordEventType = "record.created" | "record.updated" | "record.deleted"
 export type ResponseEventType = Extract<WebhookEventType, `response.${string}`>

@@ -1,11 +1,11 @@
 import { SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
+import { DbInt } from "../../codecs/columns.js"
+import { intOf } from "../../codecs/plainRows.js"
+import { decodeRecordRows, encodeRecordRow, RecordRow, recordRowsDocument } from "../../codecs/recordRows.js"
 import { DatasetId, RecordId } from "../../domain/Ids.js"
-import { DbInt } from "../database/columns.js"
 import { Database } from "../database/Database.js"
 import { forUpdate, insertionOrder, notIndexed } from "../database/ddl.js"
-import { intOf } from "../database/plainRows.js"
-import { decodeRecordRows, encodeRecordRow, RecordRow } from "./rows.js"
 
 const InDataset = Schema.Struct({ datasetId: DatasetId, ids: Schema.Array(Schema.String) })
 
@@ -70,14 +70,13 @@ export class RecordsRepo extends Effect.Service<RecordsRepo>()("Gloss/RecordsRep
       Result: Schema.Struct({ n: DbInt }),
       execute: (datasetId) => sql`select count(*) as n from records where dataset_id = ${datasetId}`
     })
-    // The hot path of every bulk upsert. SQLite: rows encoded by hand (see encodeRecordRow). PostgreSQL: the rows as
-    // one JSON document, unpacked by the server, instead of a statement with eight parameters a row to parse and plan
-    // (`npm run bench -- ingest`); dates become ISO strings, `fields` and `metadata` stay objects.
+    // The hot path of every bulk upsert, encoded by hand: on SQLite row by row (see encodeRecordRow), on PostgreSQL as
+    // one JSON document that the server unpacks (see recordRowsDocument).
     const insertMany = (rows: ReadonlyArray<RecordRow>) =>
       sql.onDialectOrElse({
         pg: () =>
           sql`insert into records (id, dataset_id, external_id, fields, metadata, status, inserted_at, updated_at)
-            select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id uuid, dataset_id uuid,
+            select * from jsonb_to_recordset(${recordRowsDocument(rows)}::jsonb) as r(id uuid, dataset_id uuid,
               external_id text, fields jsonb, metadata jsonb, status text, inserted_at timestamptz, updated_at timestamptz)`,
         orElse: () => sql`insert into records ${sql.insert(rows.map(encodeRecordRow))}`
       }).pipe(Effect.asVoid)

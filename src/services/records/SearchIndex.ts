@@ -13,7 +13,8 @@ import type { IndexedRecord, IndexSchema } from "../search/Query.js"
 import { SearchEngine, type StagedIndexing } from "../search/SearchEngine.js"
 import { AnswersRepo } from "./AnswersRepo.js"
 import { RecordsRepo } from "./RecordsRepo.js"
-import type { RecordRow, ResponseRow, SettingsVectorRow, SuggestionRow } from "./rows.js"
+import type { RecordRow } from "../../codecs/recordRows.js"
+import type { ResponseRow, SettingsVectorRow, SuggestionRow } from "./rows.js"
 import { groupBy } from "./views.js"
 
 const REINDEX_PAGE = 1000

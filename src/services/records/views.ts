@@ -5,7 +5,8 @@ import type { Response } from "../../domain/Response.js"
 import type { Suggestion } from "../../domain/Suggestion.js"
 import { AnswersRepo } from "./AnswersRepo.js"
 import type { Include } from "./include.js"
-import type { NamedVectorRow, RecordRow, ResponseRow, SuggestionRow } from "./rows.js"
+import type { RecordRow } from "../../codecs/recordRows.js"
+import type { NamedVectorRow, ResponseRow, SuggestionRow } from "./rows.js"
 import { shownMetadata, type Viewer } from "../datasets/viewer.js"
 
 export const toResponse = (row: ResponseRow): Response => row

@@ -3,7 +3,7 @@ import { SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { DatasetId, QuestionId, RecordId, UserId } from "../../domain/Ids.js"
 import { FinalAnswerSource } from "../../domain/Review.js"
-import { DbJson, DbTimestamp } from "../database/columns.js"
+import { DbJson, DbTimestamp } from "../../codecs/columns.js"
 import { Database } from "../database/Database.js"
 
 export const FinalAnswerRow = Schema.Struct({

@@ -2,7 +2,7 @@ import { SqlSchema } from "@effect/sql"
 import { Effect, Option, Schema } from "effect"
 import { UserId, WorkspaceId } from "../../domain/Ids.js"
 import { Role } from "../../domain/User.js"
-import { DbInt, DbTimestamp } from "../database/columns.js"
+import { DbInt, DbTimestamp } from "../../codecs/columns.js"
 import { Database } from "../database/Database.js"
 
 export const UserRow = Schema.Struct({

@@ -5,7 +5,7 @@
  */
 import { SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { DbInt, DbTimestamp } from "../database/columns.js"
+import { DbInt, DbTimestamp } from "../../codecs/columns.js"
 import { Database } from "../database/Database.js"
 import { insertionOrder } from "../database/ddl.js"
 

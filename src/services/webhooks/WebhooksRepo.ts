@@ -2,7 +2,7 @@ import { SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { WebhookId } from "../../domain/Ids.js"
 import { WebhookEventType } from "../../domain/Webhook.js"
-import { DbBoolean, DbInt, DbJson, DbTimestamp } from "../database/columns.js"
+import { DbBoolean, DbInt, DbJson, DbTimestamp } from "../../codecs/columns.js"
 import { Database } from "../database/Database.js"
 import { forUpdate, insertionOrder } from "../database/ddl.js"
 

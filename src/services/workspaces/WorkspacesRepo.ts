@@ -1,7 +1,7 @@
 import { SqlSchema } from "@effect/sql"
 import { Effect, Schema } from "effect"
 import { UserId, WorkspaceId } from "../../domain/Ids.js"
-import { DbInt, DbTimestamp } from "../database/columns.js"
+import { DbInt, DbTimestamp } from "../../codecs/columns.js"
 import { Database } from "../database/Database.js"
 
 export const WorkspaceRow = Schema.Struct({

@@ -1,14 +1,14 @@
 /**
- * The column codecs (src/services/database/columns.ts) as the hand decoders use them: `timestampOf`, which every fast
+ * The column codecs (src/codecs/columns.ts) as the hand decoders use them: `timestampOf`, which every fast
  * path reads a timestamp with, takes exactly the timestamps `DbTimestamp` takes, to the same instant; and what each
  * column schema writes, it reads back as it was (timestamps, integers, booleans, vectors).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Either, Schema } from "effect"
-import { DbBoolean, DbInt, DbTimestamp, DbVector, timestampOf } from "../../../src/services/database/columns.js"
+import { DbBoolean, DbInt, DbTimestamp, DbVector, timestampOf } from "../../../src/codecs/columns.js"
 import { dbTimestamp, fc, notDbTimestamp, RUNS } from "./shapes.js"
 
-/** How the fast paths read a timestamp column (records/rows.ts, vectorRows.ts, ReviewRowsRepo.ts). */
+/** How the fast paths read a timestamp column (recordRows.ts, vectorRows.ts, reviewRows.ts). */
 const fastTimestamp = (value: unknown) => value instanceof Date || typeof value === "string" ? timestampOf(value) : undefined
 
 describe("timestampOf", () => {

@@ -1,11 +1,11 @@
 /**
- * The hand JSON array reader and writer of `records.json` (src/client/transfer/jsonArray.ts) equal `JSON.parse` and
+ * The hand JSON array reader and writer of `records.json` (src/codecs/jsonArray.ts) equal `JSON.parse` and
  * `JSON.stringify` of the whole array. Reading, in any pieces: the text is taken (no break reported, every element
  * `JSON.parse`s) exactly when `JSON.parse` reads it as an array of objects, and the elements are that array's.
  * Writing, in any batches: the text `JSON.parse`s to the elements written, in order.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { jsonArrayReader, jsonArrayText } from "../../../src/client/transfer/jsonArray.js"
+import { jsonArrayReader, jsonArrayText } from "../../../src/codecs/jsonArray.js"
 import { fc, jsonObject, RUNS } from "./shapes.js"
 
 /** The elements the reader gives for `text` cut at `cuts`, or undefined when it reports a break or an element is not JSON. */

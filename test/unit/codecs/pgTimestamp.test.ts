@@ -1,11 +1,11 @@
 /**
- * The hand `timestamptz` parser (src/services/database/pgTimestamp.ts) reads every text PostgreSQL writes in its ISO
+ * The hand `timestamptz` parser (src/codecs/pgTimestamp.ts) reads every text PostgreSQL writes in its ISO
  * DateStyle as the driver's parser does — the same instant, to the millisecond — and, for any other text (a near miss
  * of that form included), gives what the driver's parser gives.
  */
 import { describe, expect, it } from "@effect/vitest"
 import pg from "pg"
-import { timestamptzParser } from "../../../src/services/database/pgTimestamp.js"
+import { timestamptzParser } from "../../../src/codecs/pgTimestamp.js"
 import { fc, RUNS } from "./shapes.js"
 
 const driver = pg.types.getTypeParser(1184, "text") as (text: string) => unknown

@@ -1,13 +1,13 @@
 /**
- * The pieces every hand row decoder is built from (src/services/database/plainRows.ts): `intOf` reads only what
+ * The pieces every hand row decoder is built from (src/codecs/plainRows.ts): `intOf` reads only what
  * `DbInt` reads, to the same number; `isNumberOrNull` and `isUuid` accept exactly what their schemas accept;
  * `plainRows` gives the schema's answer whenever its fast path steps aside for a row; and `rememberedRows` gives what
  * decoding every read afresh gives.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Either, Schema } from "effect"
-import { DbInt, DbJson, DbTimestamp } from "../../../src/services/database/columns.js"
-import { intOf, isNumberOrNull, isUuid, plainRows, rememberedRows } from "../../../src/services/database/plainRows.js"
+import { DbInt, DbJson, DbTimestamp } from "../../../src/codecs/columns.js"
+import { intOf, isNumberOrNull, isUuid, plainRows, rememberedRows } from "../../../src/codecs/plainRows.js"
 import { byFastPath, bySchema, dbInt, dbTimestamp, fc, idLike, jsonText, notDbInt, RUNS } from "./shapes.js"
 
 describe("intOf", () => {

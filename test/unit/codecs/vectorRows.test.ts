@@ -1,11 +1,11 @@
 /**
- * The vector reads' hand decoders (src/services/search/database/vectorRows.ts) equal their schemas on every page
+ * The vector reads' hand decoders (src/codecs/vectorRows.ts) equal their schemas on every page
  * either database returns — bigint keys and row versions as text on PostgreSQL, Dates or ISO text, Buffers or
  * Uint8Arrays — and `float64sOf` reads stored bytes as `DbVector` does.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Either, Schema } from "effect"
-import { DbVector } from "../../../src/services/database/columns.js"
+import { DbVector } from "../../../src/codecs/columns.js"
 import {
   decodeScored,
   decodeStamped,
@@ -16,7 +16,7 @@ import {
   Stamped,
   StampRow,
   Valued
-} from "../../../src/services/search/vectors/rows.js"
+} from "../../../src/codecs/vectorRows.js"
 import { bytes, dbInt, dbTimestamp, equalsSchema, fc, idLike, notBytes, notDbInt, notDbTimestamp, RUNS, rows } from "./shapes.js"
 
 const key = { valid: dbInt, invalid: notDbInt }

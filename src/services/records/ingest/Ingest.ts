@@ -18,7 +18,7 @@ import { SEES_EVERYTHING } from "../../datasets/viewer.js"
 import { type Answers, documentsOf, SearchIndex } from "../SearchIndex.js"
 import { RecordEvents } from "../RecordEvents.js"
 import { Telemetry } from "../../Telemetry.js"
-import type { RecordRow } from "../rows.js"
+import type { RecordRow } from "../../../codecs/recordRows.js"
 import { type Plan, plan } from "./plan.js"
 import { newId } from "../../ids.js"
 

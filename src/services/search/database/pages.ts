@@ -8,18 +8,11 @@
  */
 import type { SqlClient, Statement } from "@effect/sql"
 import { Effect, Schema } from "effect"
-import { DbInt } from "../../database/columns.js"
-import { RecordId } from "../../../domain/Ids.js"
-import { intOf, isNumberOrNull, isUuid, plainRows } from "../../database/plainRows.js"
+import { DbInt } from "../../../codecs/columns.js"
+import { decodeHits, decodeRanked } from "../../../codecs/hitRows.js"
 import type { SearchHits } from "../Query.js"
 import type { Read } from "./SearchReads.js"
 
-export const HitRow = Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number) })
-/** A page of hits, decoded with a fast path (see plainRows): every search reads one. */
-export const decodeHits = plainRows(
-  HitRow,
-  ({ id, score }) => isUuid(id) && isNumberOrNull(score) ? { id: id as RecordId, score } : undefined
-)
 const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
 
 
@@ -87,15 +80,6 @@ export interface RankedQuery extends PageQuery {
   /** How many matches that pass the filters are ranked (`GLOSS_SEARCH_RANK_WINDOW`, > 0). */
   readonly window: number
 }
-
-export const RankedRow = Schema.Struct({ id: RecordId, score: Schema.NullOr(Schema.Number), n: DbInt })
-export const decodeRanked = plainRows(
-  RankedRow,
-  ({ id, score, n }) => {
-    const count = intOf(n)
-    return isUuid(id) && isNumberOrNull(score) && count !== undefined ? { id: id as RecordId, score, n: count } : undefined
-  }
-)
 
 /**
  * A page of a text search ranked by relevance, in one statement: the first `window` + 1 matches that pass the

@@ -5,12 +5,13 @@
  */
 import type { SqlError } from "@effect/sql"
 import { Clock, Deferred, Effect, Fiber, Option, type ParseResult } from "effect"
+import { float64sOf } from "../../../../codecs/vectorRows.js"
 import type { AnnFiles } from "./annFiles.js"
 import type { SegmentFile, SetState } from "./annProtocol.js"
 import type { AnnWorker } from "./AnnWorker.js"
 import { normalise } from "../math.js"
 import type { VectorCopies } from "../copies.js"
-import { float64sOf, type Stamp, type VectorRow, type VectorRows } from "../rows.js"
+import { type Stamp, type VectorRow, type VectorRows } from "../rows.js"
 import type { WorkerCallError } from "../../workers/WorkerCalls.js"
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The review walk's hand decoders (src/services/review/ReviewRowsRepo.ts) equal their schemas on every page either
+ * The review walk's hand decoders (src/codecs/reviewRows.ts) equal their schemas on every page either
  * database returns: the same values, or the schema's own error for a page with a row they cannot vouch for.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -10,7 +10,7 @@ import {
   decodeSuggestionValues,
   RecordKeyRow,
   SuggestionValueRow
-} from "../../../src/services/review/ReviewRowsRepo.js"
+} from "../../../src/codecs/reviewRows.js"
 import {
   dbInt,
   dbTimestamp,
@@ -29,7 +29,7 @@ import {
 const id = { valid: uuid, invalid: idLike }
 const both = (fast: unknown, slow: unknown) => expect(fast).toStrictEqual(slow)
 
-describe("ReviewRowsRepo's decoders", () => {
+describe("the review rows' decoders", () => {
   it("decodeRecordKeys equals RecordKeyRow", () => {
     const pages = rows({ insertion_key: { valid: dbInt, invalid: notDbInt }, id, inserted_at: { valid: dbTimestamp, invalid: notDbTimestamp } })
     const { accepted, refused } = equalsSchema(RecordKeyRow, decodeRecordKeys, pages, both)

@@ -28,6 +28,9 @@ export const DbTimestamp = Schema.transformOrFail(
   }
 )
 
+/** A row's `inserted_at` and `updated_at`, as most tables keep them. */
+export const timestampColumns = { inserted_at: DbTimestamp, updated_at: DbTimestamp }
+
 /** Bound as 0/1 (PostgreSQL accepts `1` for boolean); read from 0/1 or true/false. */
 export const DbBoolean = Schema.transform(Schema.Union(Schema.Number, Schema.Boolean), Schema.Boolean, {
   strict: true,

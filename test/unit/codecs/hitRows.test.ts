@@ -1,10 +1,10 @@
 /**
- * The search pages' hand decoders (src/services/search/database/pages.ts) equal their schemas on every page either
+ * The search hits' hand decoders (src/codecs/hitRows.ts) equal their schemas on every page either
  * database returns: `decodeHits` (every search's page of hits) and `decodeRanked` (a text search's ranked window,
  * with the count of its matches as a bigint).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { decodeHits, decodeRanked, HitRow, RankedRow } from "../../../src/services/search/database/pages.js"
+import { decodeHits, decodeRanked, HitRow, RankedRow } from "../../../src/codecs/hitRows.js"
 import { dbInt, equalsSchema, fc, idLike, notDbInt, RUNS, rows, uuid } from "./shapes.js"
 
 const id = { valid: uuid, invalid: idLike }
@@ -15,7 +15,7 @@ const score = {
 }
 const both = (fast: unknown, slow: unknown) => expect(fast).toStrictEqual(slow)
 
-describe("search pages' decoders", () => {
+describe("search hits' decoders", () => {
   it("decodeHits equals its schema", () => {
     const { accepted, refused } = equalsSchema(HitRow, decodeHits, rows({ id, score }, { maxLength: 6 }), both)
     expect(Math.min(accepted, refused)).toBeGreaterThan(RUNS / 10)

@@ -1,11 +1,11 @@
 /**
- * The one pass over a request body's JSON text before it is parsed (src/http/BodyLimit.ts `scanJson`) stands in for
+ * The one pass over a request body's JSON text before it is parsed (src/codecs/jsonScan.ts `scanJson`) stands in for
  * parsing it and walking the value: on any JSON text a client can send (UTF-8, so a lone surrogate only as a `\u`
  * escape), it finds the body too deep exactly when the parsed value nests more than `max` objects and arrays, and it
  * notes a lone surrogate exactly when a string or key of the parsed value is not well-formed.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { scanJson } from "../../../src/http/BodyLimit.js"
+import { scanJson } from "../../../src/codecs/jsonScan.js"
 import { fc, RUNS } from "./shapes.js"
 
 /** How many objects and arrays nest inside one another in `value`, itself included. */

@@ -1,12 +1,16 @@
 /**
- * The record rows' hand codecs (src/services/records/rows.ts) equal `RecordRow`: `decodeRecordRows` gives what
+ * The record rows' hand codecs (src/codecs/recordRows.ts) equal `RecordRow`: `decodeRecordRows` gives what
  * `Schema.decodeUnknown` gives on every page either database returns, the schema's own error on a page it refuses;
- * `encodeRecordRow` writes what `Schema.encode` writes, for every row the service builds (from decoded values: see
- * `decoded` in shapes.ts for the one value of the schema's type the two would write differently).
+ * `encodeRecordRow` (a bulk insert on SQLite) writes what `Schema.encode` writes, for every row the service builds
+ * (from decoded values: see `decoded` in shapes.ts for the one value of the schema's type the two would write
+ * differently). `recordRowsDocument` (a bulk insert on PostgreSQL) is one JSON document, which `jsonb_to_recordset`
+ * unpacks into typed columns: each row of it must be the schema's encoding, with the JSON columns as the objects their
+ * text holds (they land in `jsonb`) and the timestamps as the same ISO text. The keyset walk's next key
+ * (`RecordsRepo.pageAfter`) is read by `intOf` (plainRows.test.ts).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { decodeRecordRows, encodeRecordRow, RecordRow } from "../../../src/services/records/rows.js"
+import { decodeRecordRows, encodeRecordRow, RecordRow, recordRowsDocument } from "../../../src/codecs/recordRows.js"
 import {
   byFastPath,
   bySchema,
@@ -84,6 +88,25 @@ describe("encodeRecordRow", () => {
         expect(encodeRecordRow(row)).toStrictEqual(Schema.encodeSync(RecordRow)(row))
       }),
       { numRuns: RUNS }
+    )
+  })
+})
+
+/** A row of the schema's encoding as `jsonb_to_recordset` reads it: JSON text columns parsed, like a jsonb column. */
+const asDocumentRow = (encoded: typeof RecordRow.Encoded) => ({
+  ...encoded,
+  fields: JSON.parse(encoded.fields) as unknown,
+  metadata: encoded.metadata === null ? null : JSON.parse(encoded.metadata) as unknown
+})
+
+describe("recordRowsDocument", () => {
+  it("holds each row as Schema.encode(RecordRow) writes it, JSON columns as objects", () => {
+    fc.assert(
+      fc.property(fc.array(recordRow, { maxLength: 4 }), (rows) => {
+        const document = JSON.parse(recordRowsDocument(rows)) as unknown
+        expect(document).toStrictEqual(rows.map((row) => asDocumentRow(Schema.encodeSync(RecordRow)(row))))
+      }),
+      { numRuns: RUNS / 2 }
     )
   })
 })

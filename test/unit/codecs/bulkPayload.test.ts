@@ -1,16 +1,13 @@
 /**
- * The records' wire fast paths (src/http/RecordsWire.ts) equal their schemas. Reading: `plainBulk` vouches only for
- * bodies `RecordsBulkCreate` / `RecordsBulkUpsert` accept, and gives what they decode to; everything else it leaves to
- * the schema (which then answers with its own error). Writing: `bulkJson` and `searchJson` write the JSON that
- * `Schema.encode(RecordsBulk)` and `Schema.encode(SearchRecordsResult)` give, for every value of those schemas.
+ * The bulk payloads' fast path (src/codecs/bulkPayload.ts) equals its schemas: `plainBulk` vouches only for bodies
+ * `RecordsBulkCreate` / `RecordsBulkUpsert` accept, and gives what they decode to; everything else it leaves to the
+ * schema (which then answers with its own error).
  */
-import { HttpBody } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Either, Schema } from "effect"
-import { RecordsBulk, RecordsBulkCreate, RecordsBulkUpsert } from "../../../src/domain/Record.js"
-import { SearchRecordsResult } from "../../../src/domain/Search.js"
-import { bulkJson, plainBulk, searchJson } from "../../../src/http/RecordsWire.js"
-import { decoded, fc, jsonObject, RUNS } from "./shapes.js"
+import { plainBulk } from "../../../src/codecs/bulkPayload.js"
+import { RecordsBulkCreate, RecordsBulkUpsert } from "../../../src/domain/Record.js"
+import { fc, jsonObject, RUNS } from "./shapes.js"
 
 /** `levels` arrays, one inside the other. */
 const nested = (levels: number): unknown => {
@@ -102,32 +99,4 @@ describe("plainBulk", () => {
       expect(Math.min(vouched, refused)).toBeGreaterThan(RUNS / 20)
     })
   }
-})
-
-const written = (response: { readonly body: HttpBody.HttpBody }) => {
-  const body = response.body
-  if (body._tag !== "Uint8Array") throw new Error(`expected a body in memory, got ${body._tag}`)
-  return JSON.parse(new TextDecoder().decode(body.body)) as unknown
-}
-/** The JSON the schema's encoding gives, as a client reads it. */
-const asJson = (encoded: unknown) => JSON.parse(JSON.stringify(encoded)) as unknown
-
-describe("bulkJson and searchJson", () => {
-  it("bulkJson writes what Schema.encode(RecordsBulk) gives", () => {
-    fc.assert(
-      fc.property(decoded(RecordsBulk), (bulk) => {
-        expect(written(bulkJson(bulk, 200))).toStrictEqual(asJson(Schema.encodeSync(RecordsBulk)(bulk)))
-      }),
-      { numRuns: RUNS / 4 }
-    )
-  })
-
-  it("searchJson writes what Schema.encode(SearchRecordsResult) gives", () => {
-    fc.assert(
-      fc.property(decoded(SearchRecordsResult), (result) => {
-        expect(written(searchJson(result))).toStrictEqual(asJson(Schema.encodeSync(SearchRecordsResult)(result)))
-      }),
-      { numRuns: RUNS / 4 }
-    )
-  })
 })

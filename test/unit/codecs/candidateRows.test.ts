@@ -1,10 +1,10 @@
 /**
- * The queue's candidate decoder (src/services/assignment/AssignmentsRepo.ts `decodeCandidates`) equals
+ * The queue's candidate decoder (src/codecs/candidateRows.ts `decodeCandidates`) equals
  * `CandidateRow` on every page either database returns. test/unit/assignment-rows.test.ts checks the same with its own
  * generators; this one uses the shapes every codec test shares (shapes.ts), with rows the schema does not name.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { CandidateRow, decodeCandidates } from "../../../src/services/assignment/AssignmentsRepo.js"
+import { CandidateRow, decodeCandidates } from "../../../src/codecs/candidateRows.js"
 import { dbInt, equalsSchema, idLike, notDbInt, RUNS, rows, uuid } from "./shapes.js"
 
 describe("decodeCandidates", () => {
