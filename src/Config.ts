@@ -157,8 +157,9 @@ const config = Effect.gen(function*() {
       shards: V.integer("GLOSS_ES_RECORDS_INDEX_SHARDS", 1, { min: 1, max: 1024 }),
       replicas: V.integer("GLOSS_ES_RECORDS_INDEX_REPLICAS", 0, { min: 0, max: 64 })
     }),
-    // The built-in engine: vector settings with this many vectors or more are searched through an ANN index.
-    vectorAnnFrom: V.integer("GLOSS_VECTOR_ANN_FROM", 20_000, { min: 1, max: 1_000_000_000 }),
+    // The built-in engine: vector settings with this many vectors or more are searched through an ANN index; unset,
+    // the number follows the vectors' dimensions (vectors/annThreshold.ts).
+    vectorAnnFrom: V.optionalInteger("GLOSS_VECTOR_ANN_FROM", { min: 1, max: 1_000_000_000 }),
     // The built-in engine: a text search ranks by relevance the first this many matches that pass its filters; 0 ranks
     // every match.
     rankWindow: V.integer("GLOSS_SEARCH_RANK_WINDOW", 10_000, { min: 0, max: 1_000_000_000 }),

@@ -193,9 +193,11 @@ export const variables: ReadonlyArray<Variable> = [
     "CA certificate file of the search engine's host."),
   server("search", "GLOSS_ES_RECORDS_INDEX_SHARDS", value("1"), integer(1, 1024), "Shards of each dataset's index."),
   server("search", "GLOSS_ES_RECORDS_INDEX_REPLICAS", value("0"), integer(0, 64), "Replicas of each dataset's index."),
-  server("search", "GLOSS_VECTOR_ANN_FROM", value("20000"), integer(1, 1_000_000_000),
+  server("search", "GLOSS_VECTOR_ANN_FROM", text("by the vectors' size: 20000 at 384 dimensions, 5000 at 1536, at most 200000"),
+    integer(1, 1_000_000_000),
     "Built-in engine: vector settings with this many vectors or more are searched through an approximate index; " +
-      "fewer, exactly."),
+      "fewer, exactly. Unset, the number follows the dimensions: an exact search scans up to 7.68 million numbers " +
+      "(vectors × dimensions), and at most 200000 vectors."),
   server("search", "GLOSS_SEARCH_RANK_WINDOW", value("10000"), integer(0, 1_000_000_000),
     "Built-in engine: a text search ranks by relevance the first this many matches that pass its filters; `0` ranks " +
       "every match."),

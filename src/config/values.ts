@@ -66,6 +66,10 @@ const parseLiteral = <const L extends string>(literals: ReadonlyArray<L>): Parse
 export const integer = (name: string, fallback: number, range: { min: number; max: number }) =>
   withDefault(name, parseInteger(range.min, range.max), fallback)
 
+/** An integer that may be left unset (the caller decides what unset means). */
+export const optionalInteger = (name: string, range: { min: number; max: number }) =>
+  optionalWith(name, parseInteger(range.min, range.max))
+
 export const number = (name: string, fallback: number, range: { min: number; max: number }) =>
   withDefault(name, parseNumber(range.min, range.max), fallback)
 

@@ -58,7 +58,7 @@ describe("ANN index background work", () => {
         const sql = yield* SqlClient.SqlClient
         const { reads, read } = recording()
         // Threshold 0: the first write starts an index (built in the background), later writes catch it up.
-        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
+        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: () => 0 })
         const settings = [{ id: "01a2102b-399d-732e-875e-093c23e24216", dimensions: 4 }]
         const asRequest = Effect.provideService(Request, { body: "a parsed request body" })
         const catchUps = () => reads.filter((r) => r.text.includes("updated_at >="))
@@ -80,7 +80,7 @@ describe("ANN index background work", () => {
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const { reads, read } = recording()
-        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
+        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: () => 0 })
         const settings = { id: "01a2102b-399d-732e-875e-093c23e24217", dimensions: 4 }
         const asRequest = Effect.provideService(Request, { body: "a search" })
         yield* ann.written([settings])
@@ -100,7 +100,7 @@ describe("ANN index background work", () => {
         const sql = yield* SqlClient.SqlClient
         // The count waits for `release` once held: the maintenance loop stuck after its catch-up, in its recount.
         const { reads, read, hold, release } = yield* holding("count(*)")
-        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
+        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: () => 0 })
         const settings = { id: "01a2102b-399d-732e-875e-093c23e2421a", dimensions: 4 }
         const search = Effect.provideService(
           ann.candidates(settings.id, settings.dimensions, 0, Float32Array.of(1, 0, 0, 0), 10),
@@ -131,7 +131,7 @@ describe("ANN index background work", () => {
         // Reading the vectors to add waits for `release` once held: a catch-up that takes 40 s to add what it read,
         // as one behind a bulk import does (the HNSW adds are slower than the import), holding the lock.
         const { reads, read, hold, held, release } = yield* holding("v.value")
-        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
+        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: () => 0 })
         const settings = { id: "01a2102b-399d-732e-875e-093c23e24219", dimensions: 4 }
         // Rows as another write's transaction commits them, stamped when it began (on the test clock, in ms).
         const commit = stampedVectors(sql, settings.id)
@@ -159,7 +159,7 @@ describe("ANN index background work", () => {
         const sql = yield* SqlClient.SqlClient
         // Reading the vectors to add waits for `release` once held: a catch-up behind an import, still adding.
         const { reads, read, hold, held, release } = yield* holding("v.value")
-        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
+        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: () => 0 })
         const settings = { id: "01a2102b-399d-732e-875e-093c23e2421b", dimensions: 4 }
         const commit = stampedVectors(sql, settings.id)
         yield* TestClock.setTime(100_000)
@@ -190,13 +190,13 @@ describe("ANN index background work", () => {
         const settings = { id: "01a2102b-399d-732e-875e-093c23e2421c", dimensions: 4 }
         yield* stampedVectors(sql, settings.id)(1_000)
         // The first process builds the index and saves it (after a build it saves at once).
-        const first = yield* makeAnnIndex({ rows: vectorRows(sql, recording().read), worker: yield* makeAnnWorker, files, annFrom: 0 })
+        const first = yield* makeAnnIndex({ rows: vectorRows(sql, recording().read), worker: yield* makeAnnWorker, files, annFrom: () => 0 })
         yield* first.written([settings])
         yield* Effect.promise(() => waitUntil(() => fs.existsSync(path.join(home, "vectors", `${settings.id}.json`))))
         // The next process is asked with a count past the size it waits to build (a million vectors, say): it must not
         // answer "no index yet" while the saved one is opening, or the search scans every vector exactly (minutes at
         // a million).
-        const next = yield* makeAnnIndex({ rows: vectorRows(sql, recording().read), worker: yield* makeAnnWorker, files, annFrom: 0 })
+        const next = yield* makeAnnIndex({ rows: vectorRows(sql, recording().read), worker: yield* makeAnnWorker, files, annFrom: () => 0 })
         const found = yield* next.candidates(settings.id, settings.dimensions, 1_000_000, Float32Array.of(1, 0, 0, 0), 10)
         expect(Option.map(found, ({ keys }) => keys.length)).toEqual(Option.some(1))
       }), { timeout: 20_000 })
@@ -217,7 +217,7 @@ describe("ANN index background work", () => {
           addStaged: (set, count, threads) =>
             Effect.zipRight(Effect.zipRight(Effect.sync(() => adding++), Deferred.await(release)), real.addStaged(set, count, threads))
         }
-        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, recording().read), worker, files: annFiles(home), annFrom: 0 })
+        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, recording().read), worker, files: annFiles(home), annFrom: () => 0 })
         // Asked with a count of a million: a search must not scan every vector exactly until the build has added them
         // all (minutes a search at a million vectors).
         const found = yield* ann.candidates(settings.id, settings.dimensions, 1_000_000, Float32Array.of(1, 0, 0, 0), 10)
@@ -248,7 +248,7 @@ describe("ANN index background work", () => {
         const sql = yield* SqlClient.SqlClient
         // The count waits for `release` once held: a count of a million vectors on PostgreSQL, held.
         const { reads, read, hold, release } = yield* holding("count(*)")
-        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: 0 })
+        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: () => 0 })
         const settings = { id: "01a2102b-399d-732e-875e-093c23e24218", dimensions: 4 }
         yield* ann.written([settings])
         yield* Effect.promise(() => waitUntil(() => reads.some((r) => r.text.includes("updated_at >="))))

@@ -47,7 +47,8 @@ const DatabaseEngine = Layer.scoped(
   Effect.gen(function*() {
     const { sql } = yield* Database
     const { search: searchConfig } = yield* GlossConfig
-    const { read } = yield* SearchReads
+    const reads = yield* SearchReads
+    const { read } = reads
     const vectors = yield* VectorStore
     const text = sql.onDialectOrElse({ pg: () => postgresTextIndex(sql), orElse: () => sqliteTextIndex(sql) })
     const json = jsonSql(sql)
@@ -119,9 +120,9 @@ const DatabaseEngine = Layer.scoped(
       // matches a fifth of a million records, and scoring each costs ~1 µs plus its record's read).
       const ranked = match !== undefined && !shuffle && query.sort.length === 0
       if (ranked && searchConfig.rankWindow > 0) {
-        return yield* rankedPage(sql, read, { ...paged, sequence, window: searchConfig.rankWindow })
+        return yield* rankedPage(sql, reads, { ...paged, sequence, window: searchConfig.rankWindow })
       }
-      return yield* page(sql, read, paged)
+      return yield* page(sql, reads, paged)
     })
     const search = Effect.fn("DatabaseEngine.search")(
       (schema: IndexSchema, query: SearchQuery) => overJson((json) => searchWith(json, schema, query)),

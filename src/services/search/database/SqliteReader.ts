@@ -13,7 +13,7 @@ import { SqlError } from "@effect/sql"
 import { Effect, type Scope } from "effect"
 import { makeWorkerCalls } from "../workers/WorkerCalls.js"
 import { workerModule } from "../workers/workerModule.js"
-import type { ReadRequest, ReadResult, SqliteReaderData } from "./sqliteReaderProtocol.js"
+import type { CompiledRead, ReadRequest, ReadResult, SqliteReaderData } from "./sqliteReaderProtocol.js"
 
 /**
  * SQLite's default page cache is 2 MiB: a search that reads the rows of thousands of matches then goes to the
@@ -32,6 +32,8 @@ export interface SqliteReader {
    * `gloss_cosine`.
    */
   readonly all: (compiled: readonly [string, ReadonlyArray<unknown>]) => Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>
+  /** Runs several, one after the other, in one call to a worker: each one's rows (null: skipped), in order. */
+  readonly each: (statements: ReadonlyArray<CompiledRead>) => Effect.Effect<ReadResult, SqlError.SqlError>
   /**
    * Statements taken by a worker (`busy`), those a worker has begun (`running`), and workers stopped
    * mid-statement that have not ended yet (`draining`).
@@ -67,25 +69,26 @@ export const makeSqliteReader = (options: { readonly filename: string }): Effect
       })))
     const busy = workers.map(() => false)
     const free = yield* Effect.makeSemaphore(READERS)
-    return {
-      all: ([sql, params]) =>
-        free.withPermits(1)(
-          // Taken and given back uninterruptibly: an interruption between the two would lose the worker.
-          Effect.uninterruptibleMask((restore) => {
-            const chosen = Math.max(0, busy.indexOf(false))
-            busy[chosen] = true
-            return restore((workers[chosen] ?? workers[0]!).call({ sql, params })).pipe(
-              Effect.ensuring(Effect.sync(() => (busy[chosen] = false)))
-            )
-          })
-        ).pipe(
-          Effect.map((rows): ReadonlyArray<unknown> => (Array.isArray(rows) ? rows : [])),
-          Effect.mapError((error) =>
-            new SqlError.SqlError({ cause: error.message, message: `Failed to execute statement: ${error.message}` })
-          ),
-          // From the wait for a free worker to the rows: a trace shows a search queued behind another's statement.
-          Effect.withSpan("SqliteReader.read")
+    const each = (statements: ReadonlyArray<CompiledRead>) =>
+      free.withPermits(1)(
+        // Taken and given back uninterruptibly: an interruption between the two would lose the worker.
+        Effect.uninterruptibleMask((restore) => {
+          const chosen = Math.max(0, busy.indexOf(false))
+          busy[chosen] = true
+          return restore((workers[chosen] ?? workers[0]!).call({ statements })).pipe(
+            Effect.ensuring(Effect.sync(() => (busy[chosen] = false)))
+          )
+        })
+      ).pipe(
+        Effect.mapError((error) =>
+          new SqlError.SqlError({ cause: error.message, message: `Failed to execute statement: ${error.message}` })
         ),
+        // From the wait for a free worker to the rows: a trace shows a search queued behind another's statement.
+        Effect.withSpan("SqliteReader.read", { attributes: { statements: statements.length } })
+      )
+    return {
+      all: ([sql, params]) => Effect.map(each([{ sql, params }]), (results) => results[0] ?? []),
+      each,
       load: () => ({
         busy: busy.filter(Boolean).length,
         running: workers.reduce((sum, worker) => sum + worker.running(), 0),

@@ -11,10 +11,12 @@ import { Effect, Schema } from "effect"
 import { DbInt } from "../../../codecs/columns.js"
 import { decodeHits, decodeRanked } from "../../../codecs/hitRows.js"
 import type { SearchHits } from "../Query.js"
-import type { Read } from "./SearchReads.js"
+import type { SearchReadsShape } from "./SearchReads.js"
 
 const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
 
+/** How a page is read: see SearchReads. */
+export type PageReads = Pick<SearchReadsShape, "read" | "readInTurn">
 
 export interface PageQuery {
   /** `from` and `where` select the matches (records as `r`); `order` and `score` rank them. */
@@ -30,22 +32,27 @@ export interface PageQuery {
   readonly count?: Statement.Fragment | undefined
 }
 
-/** How many rows `from … where` selects: exact up to `bound` (0: no bound), a lower bound past it. */
-export const countUpTo = (
-  sql: SqlClient.SqlClient,
-  read: Read,
-  from: Statement.Fragment,
-  where: Statement.Fragment,
-  bound: number
-) =>
-  Effect.gen(function*() {
-    const limited = bound > 0 ? sql`limit ${bound + 1}` : sql``
-    const [row] = yield* decodeCount(yield* read(sql`select count(*) as n from (select 1 from ${from} where ${where} ${limited}) c`))
+/** Counts the rows `from … where` selects, up to `bound` + 1 (0: all of them): see `countedOf`. */
+const countStatement = (sql: SqlClient.SqlClient, from: Statement.Fragment, where: Statement.Fragment, bound: number) =>
+  sql`select count(*) as n from (select 1 from ${from} where ${where} ${bound > 0 ? sql`limit ${bound + 1}` : sql``}) c`
+
+/** The total from `countStatement`'s rows: exact up to `bound` (0: no bound), a lower bound past it. */
+const countedOf = (rows: ReadonlyArray<unknown>, bound: number) =>
+  Effect.map(decodeCount(rows), ([row]) => {
     const n = row?.n ?? 0
     return bound > 0 && n > bound
       ? { total: bound, totalRelation: "gte" as const }
       : { total: n, totalRelation: "eq" as const }
   })
+
+/** How many rows `from … where` selects: exact up to `bound` (0: no bound), a lower bound past it. */
+export const countUpTo = (
+  sql: SqlClient.SqlClient,
+  reads: PageReads,
+  from: Statement.Fragment,
+  where: Statement.Fragment,
+  bound: number
+) => Effect.flatMap(reads.read(countStatement(sql, from, where, bound)), (rows) => countedOf(rows, bound))
 
 type Counted = Effect.Effect.Success<ReturnType<typeof countUpTo>>
 
@@ -57,20 +64,24 @@ const answer = (hits: SearchHits["hits"], offset: number, counted: Counted): Sea
     : { hits, ...counted }
 }
 
-export const page = (sql: SqlClient.SqlClient, read: Read, query: PageQuery) =>
+/**
+ * The page and its total, asked for in one go: on SQLite one call to the worker, which counts only when the page
+ * was full (or empty past the start). Read one after the other, a search crossed to the worker twice, a visible share
+ * of a search over a small dataset (`npm run bench -- small`).
+ */
+export const page = (sql: SqlClient.SqlClient, reads: PageReads, query: PageQuery) =>
   Effect.gen(function*() {
     const { from, where, order, score, limit, offset } = query
-    const hits = yield* Effect.flatMap(
-      read(sql`select r.id, ${score} as score from ${from} where ${where}
-        order by ${sql.csv(order)} limit ${limit} offset ${offset}`),
-      decodeHits
-    )
     // A short page that is not past the end tells the total without counting.
-    if (hits.length < limit && (hits.length > 0 || offset === 0)) {
-      return { hits, total: offset + hits.length, totalRelation: "eq" } satisfies SearchHits
-    }
-    const counted = yield* countUpTo(sql, read, query.count ?? from, where, query.countUpTo)
-    return answer(hits, offset, counted)
+    const short = { from: offset === 0 ? 0 : 1, to: limit - 1 }
+    const [pageRows, countRows] = yield* reads.readInTurn([
+      { statement: sql`select r.id, ${score} as score from ${from} where ${where} order by ${sql.csv(order)} limit ${limit} offset ${offset}` },
+      { statement: countStatement(sql, query.count ?? from, where, query.countUpTo), skipWhenPrevious: short }
+    ])
+    const hits = yield* decodeHits(pageRows ?? [])
+    return countRows == null
+      ? { hits, total: offset + hits.length, totalRelation: "eq" } satisfies SearchHits
+      : answer(hits, offset, yield* countedOf(countRows, query.countUpTo))
   })
 
 /** A text search ranked by relevance: `from` holds every text match, scored (`m.score`), joined to its record (`r`). */
@@ -90,24 +101,24 @@ export interface RankedQuery extends PageQuery {
  * The window holds every match that passes when there are at most `window`: the ranking and the total are then
  * exact. Past that the page is the best of the window, and a page beyond the window is ranked from every match.
  */
-export const rankedPage = (sql: SqlClient.SqlClient, read: Read, query: RankedQuery) =>
+export const rankedPage = (sql: SqlClient.SqlClient, reads: PageReads, query: RankedQuery) =>
   Effect.gen(function*() {
     const { from, where, score, sequence, limit, offset, window, countUpTo: bound } = query
-    const rows = yield* decodeRanked(yield* read(sql`select w.id, w.score, count(*) over () as n from (
+    const rows = yield* decodeRanked(yield* reads.read(sql`select w.id, w.score, count(*) over () as n from (
         select r.id as id, ${score} as score, ${sequence} as seq from ${from} where ${where} limit ${window + 1}) w
       order by w.score desc, w.seq limit ${limit} offset ${offset}`))
     const passing = rows[0]?.n
     // Nothing on this page: no match passes (offset 0), or the page is past what the window holds.
-    if (passing === undefined) return offset === 0 ? { hits: [], total: 0, totalRelation: "eq" } satisfies SearchHits : yield* page(sql, read, query)
+    if (passing === undefined) return offset === 0 ? { hits: [], total: 0, totalRelation: "eq" } satisfies SearchHits : yield* page(sql, reads, query)
     const hits = rows.map(({ id, score }) => ({ id, score }))
     const whole = passing <= window
     // Past the window's end (more matches than it holds): rank every match for this page.
-    if (!whole && offset + limit > window) return yield* page(sql, read, query)
+    if (!whole && offset + limit > window) return yield* page(sql, reads, query)
     // The window counted every match that passes when it held them all, and as far as the bound when that is smaller.
     const counted: Counted = whole
       ? bound > 0 && passing > bound ? { total: bound, totalRelation: "gte" as const } : { total: passing, totalRelation: "eq" as const }
       : bound > 0 && bound <= window
       ? { total: bound, totalRelation: "gte" as const }
-      : yield* countUpTo(sql, read, query.count ?? from, where, bound)
+      : yield* countUpTo(sql, reads, query.count ?? from, where, bound)
     return answer(hits, offset, counted)
   })

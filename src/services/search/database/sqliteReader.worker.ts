@@ -11,7 +11,7 @@
 import Database from "better-sqlite3"
 import { serveCalls, startedWith } from "../workers/serve.js"
 import { storedCosine } from "../vectors/math.js"
-import type { ReadRequest, ReadResult, SqliteReaderData } from "./sqliteReaderProtocol.js"
+import { type ReadRequest, type ReadResult, skipped, type SqliteReaderData } from "./sqliteReaderProtocol.js"
 
 const { cacheKib, filename, mmapBytes } = startedWith<SqliteReaderData>()
 const db = new Database(filename, { readonly: true, fileMustExist: true })
@@ -35,9 +35,13 @@ const prepared = (sql: string) => {
   return statement
 }
 
-serveCalls<ReadRequest, ReadResult>(({ params, sql }, begun) => {
-  const statement = prepared(sql)
-  // Begun: from here on the worker is inside SQLite, where only stopping it ends the statement.
+serveCalls<ReadRequest, ReadResult>(({ statements }, begun) => {
+  const ready = statements.map((read) => ({ ...read, statement: prepared(read.sql), params: read.params.map(bindable) }))
+  // Begun: from here on the worker is inside SQLite, where only stopping it ends a statement.
   begun()
-  return statement.all(...params.map(bindable))
+  const results: Array<ReadonlyArray<unknown> | null> = []
+  for (const { params, skipWhenPrevious, statement } of ready) {
+    results.push(skipped(skipWhenPrevious, results[results.length - 1]) ? null : statement.all(...params))
+  }
+  return results
 })

@@ -10,6 +10,7 @@ import { SearchReads } from "../database/SearchReads.js"
 import { annFiles } from "./ann/annFiles.js"
 import { makeAnnIndex } from "./ann/AnnIndex.js"
 import { makeAnnWorker } from "./ann/AnnWorker.js"
+import { annThreshold } from "./annThreshold.js"
 import { makeVectorCopies } from "./copies.js"
 import { makeMatrices } from "./matrices.js"
 import { makeRank } from "./rank.js"
@@ -27,12 +28,13 @@ export const VectorStoreLive: Layer.Layer<VectorStore, never, Database | GlossCo
     // An in-memory database does not outlive the process: neither do the indexes built from it.
     const inMemory = database._tag === "Sqlite" && database.filename === ":memory:"
     const rows = vectorRows(sql, reads.read, { scoresInSql: reads.scoresInSql })
-    const matrices = makeMatrices(sql, search.vectorAnnFrom)
+    const annFrom = annThreshold(search.vectorAnnFrom)
+    const matrices = makeMatrices(sql, annFrom)
     // Started before the index, so that its worker is stopped after it: the indexes are saved at shutdown first.
     const worker = yield* makeAnnWorker
     // Where rescoring scores values rather than reading scores from SQL (PostgreSQL), it reads copies beside the index.
     const copies = inMemory || reads.scoresInSql ? undefined : yield* makeVectorCopies(home)
-    const ann = yield* makeAnnIndex({ rows, worker, files: inMemory ? undefined : annFiles(home), copies, annFrom: search.vectorAnnFrom })
+    const ann = yield* makeAnnIndex({ rows, worker, files: inMemory ? undefined : annFiles(home), copies, annFrom })
     yield* Effect.addFinalizer(() => ann.saveAll)
     const { rank } = makeRank({ exact: matrices, ann, copies, rows })
 

@@ -2,7 +2,7 @@
  * The vector store's exact path: per vector settings, a matrix loaded from the `vectors` table on first use and
  * kept in memory (reading 100 000 vectors per query would cost ~300 ms; scanning them in memory ~20 ms). Writes in
  * this process drop the matrix; other processes' writes are noticed by a cheap check at most every few seconds.
- * Settings with `annFrom` vectors or more are not loaded: they are the ANN index's (a matrix of a million 384-dimensional
+ * Settings with `annFrom(dimensions)` vectors or more (annThreshold.ts) are not loaded: they are the ANN index's (a matrix of a million 384-dimensional
  * vectors would hold 1.5 GB).
  */
 import type { SqlClient } from "@effect/sql"
@@ -21,7 +21,7 @@ interface Entry {
 /** The settings' vectors in memory, or how many there are when they are too many for that. */
 export type Loaded = { readonly _tag: "Matrix"; readonly matrix: VectorMatrix } | { readonly _tag: "Large"; readonly count: number }
 
-export const makeMatrices = (sql: SqlClient.SqlClient, annFrom: number) => {
+export const makeMatrices = (sql: SqlClient.SqlClient, annFrom: (dimensions: number) => number) => {
   const entries = new Map<string, Entry>()
 
   const stampOf = (settingsId: VectorSettingsId) =>
@@ -39,7 +39,7 @@ export const makeMatrices = (sql: SqlClient.SqlClient, annFrom: number) => {
       const stamp = yield* stampOf(settingsId)
       const [counted] = yield* sql<{ n: number | string }>`select count(*) as n from vectors where vector_settings_id = ${settingsId}`
       const capacity = Number(counted?.n ?? 0)
-      if (capacity >= annFrom) {
+      if (capacity >= annFrom(dimensions)) {
         entries.delete(settingsId)
         return { _tag: "Large", count: capacity } satisfies Loaded
       }

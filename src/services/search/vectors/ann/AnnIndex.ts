@@ -53,7 +53,8 @@ export const makeAnnIndex = (options: {
   readonly files: AnnFiles | undefined
   /** Copies of the vectors added, for rescoring (PostgreSQL only, see copies.ts). */
   readonly copies?: VectorCopies | undefined
-  readonly annFrom: number
+  /** From how many vectors of these dimensions settings have an index (annThreshold.ts). */
+  readonly annFrom: (dimensions: number) => number
 }): Effect.Effect<AnnIndex, never, Scope.Scope> =>
   Effect.gen(function*() {
     const { copies, files, rows, worker } = options
@@ -280,7 +281,7 @@ export const makeAnnIndex = (options: {
             if (entry !== undefined) return yield* schedule(entry)
             // Writes that take the settings past the threshold start the index now, not at the next search.
             const count = yield* Effect.orDie(rows.count(id))
-            if (count >= options.annFrom) yield* ensure(id, dimensions, count)
+            if (count >= options.annFrom(dimensions)) yield* ensure(id, dimensions, count)
           }), { discard: true }),
 
       deleted: Effect.sync(() => {
