@@ -2,7 +2,7 @@
  * Keeps the search engine's documents in step with the records in the database: what to (re)index after each kind
  * of write, and the full rebuild (`gloss search reindex`, `REINDEX_DATASETS`). The index itself (created on publish,
  * deleted with the dataset, told of new settings) is `datasets/DatasetIndex.ts`'s. Every write path calls it after its transaction commits
- * (bulk writes of new records partly inside it: see `indexCreated`); when the engine fails the request fails, and a
+ * (bulk writes of new records partly inside it: see `bulk`); when the engine fails the request fails, and a
  * reindex heals the index from the database, which is the source of truth.
  */
 import { Effect } from "effect"
@@ -10,7 +10,7 @@ import type { DatasetId, RecordId } from "../../domain/Ids.js"
 import { DatasetSchemas } from "../datasets/DatasetSchemas.js"
 import { DatasetsRepo } from "../datasets/DatasetsRepo.js"
 import type { IndexedRecord, IndexSchema } from "../search/Query.js"
-import { SearchEngine, type StagedIndexing } from "../search/SearchEngine.js"
+import { SearchEngine } from "../search/SearchEngine.js"
 import { AnswersRepo } from "./AnswersRepo.js"
 import { RecordsRepo } from "./RecordsRepo.js"
 import type { RecordRow } from "../../codecs/recordRows.js"
@@ -123,17 +123,26 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
       records: records_,
       answersOf,
       /**
-       * Re-indexes records a write has at hand, as committed, with their `answers` (all of them, not only the
-       * written ones) and the `schema` it loaded: nothing is read. The dataset is the caller's to check (published).
+       * Indexing for a bulk write, the one call its path makes. The records it creates are indexed from the
+       * documents it already has (nothing is read back): `inTransaction` runs inside the write's transaction, as far
+       * as the engine allows (SearchEngine.indexCreated). Once it has committed, `afterCommit` finishes those and
+       * indexes the records it updated, whose answers are partly older than the payload: read once, and handed back
+       * for the write's answer (undefined when it updated none).
        */
-      written: (schema: IndexSchema, rows: ReadonlyArray<RecordRow>, answers: Answers) =>
-        rows.length === 0 ? Effect.void : engine.indexRecords(schema, documentsOf(rows, answers)),
-      /**
-       * Indexing for the records a bulk write is creating, from the documents it already has (nothing is read back):
-       * run `inTransaction` inside the write's transaction and `afterCommit` after it (SearchEngine.indexCreated).
-       */
-      indexCreated: (schema: IndexSchema, docs: ReadonlyArray<IndexedRecord>): StagedIndexing =>
-        docs.length === 0 ? { inTransaction: Effect.void, afterCommit: Effect.void } : engine.indexCreated(schema, docs),
+      bulk: (schema: IndexSchema, created: ReadonlyArray<IndexedRecord>) => {
+        const staged = created.length === 0 ? { inTransaction: Effect.void, afterCommit: Effect.void } : engine.indexCreated(schema, created)
+        return {
+          inTransaction: staged.inTransaction,
+          afterCommit: (updated: ReadonlyArray<RecordRow>): Effect.Effect<Answers | undefined> =>
+            Effect.zipRight(
+              staged.afterCommit,
+              updated.length === 0 ? Effect.succeed(undefined) : Effect.tap(
+                answersOf(updated.map((row) => row.id)),
+                (stored) => engine.indexRecords(schema, documentsOf(updated, stored))
+              )
+            )
+        }
+      },
       removed: (datasetId: DatasetId, ids: ReadonlyArray<RecordId>) =>
         ids.length === 0 ? Effect.void : engine.deleteRecords(datasetId, ids),
       rebuild

@@ -109,18 +109,16 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
         })
         if (Either.isLeft(planned)) return yield* new Unprocessable({ detail: planned.left })
         const { inserts, updates } = planned.right
-        // New records are indexed from the plan, as far as the engine allows inside the same transaction.
-        const indexing = index.indexCreated(schema, documentsOf(inserts, planned.right))
+        // New records are indexed from the plan, as far as the engine allows inside the same transaction; updated
+        // ones once it has committed, with their answers as stored (read once, and shown below).
+        const indexing = index.bulk(schema, documentsOf(inserts, planned.right))
         const updated = yield* db.write(change(dataset, planned.right, at, indexing.inTransaction), {
-          afterCommit: () => indexing.afterCommit,
           // Two payloads racing to create the same external id: the loser is told instead of getting a 500.
           onUniqueViolation: () =>
             new Conflict({ detail: "Records with the same external ids were being written at the same time; try again" })
         })
-        // Updated records' answers are partly older than the payload: read once, for their documents and the answer.
+        const stored = yield* indexing.afterCommit(updated)
         const updatedIds: ReadonlyArray<RecordId> = updates.map((row) => row.id)
-        const stored = updatedIds.length === 0 ? undefined : yield* index.answersOf(updatedIds)
-        if (stored !== undefined) yield* index.written(schema, updated, stored)
         yield* telemetry.track("records/bulk")
 
         // Records are shown from what was written (updated ones with their answers as stored). Writers see everything.
