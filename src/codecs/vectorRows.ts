@@ -7,6 +7,7 @@ import { Schema } from "effect"
 import { DbInt, DbTimestamp, timestampOf } from "./columns.js"
 import { intOf, isNumberOrNull, plainRows } from "./plainRows.js"
 
+/** Where a keyset of stamps goes on from: a key and its time. */
 export const StampRow = Schema.Struct({ key: DbInt, at: DbTimestamp })
 export const Stamped = Schema.Struct({ key: DbInt, id: Schema.String, at: DbTimestamp, version: DbInt })
 export const Valued = Schema.Struct({ ...Stamped.fields, value: Schema.Uint8ArrayFromSelf })
@@ -28,10 +29,9 @@ const stampedOf = (row: Record<string, unknown>) => {
     : undefined
 }
 // The index's upkeep reads the stamps of every vector written in its look-back window (after an import, tens of
-// thousands every five seconds, too many to decode through the schema on the main thread): a fast path too.
-export const decodeStamps = plainRows(StampRow, stampOf)
-// A vector search on PostgreSQL reads a hundred stamps (SQLite scores them in SQL, as `Scored`), and values where
-// its copies lack them: fast paths.
+// thousands every five seconds, too many to decode through the schema on the main thread); a vector search on
+// PostgreSQL reads a hundred (SQLite scores them in SQL, as `Scored`), and values where its copies lack them: fast
+// paths.
 export const decodeStamped = plainRows(Stamped, stampedOf)
 export const decodeValued = plainRows(Valued, (row) => {
   const stamped = stampedOf(row)

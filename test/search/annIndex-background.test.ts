@@ -76,6 +76,36 @@ describe("ANN index background work", () => {
         expect(background.filter((r) => r.inRequest).map((r) => r.text)).toEqual([])
       }), { timeout: 20_000 })
 
+    it.scoped("a catch-up adds the vectors this process handed over without reading them back, and reads the others", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const { reads, read } = recording()
+        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: () => 0 })
+        const settings = { id: "01a2102b-399d-732e-875e-093c23e242a1", dimensions: 4 }
+        const write = stampedVectors(sql, settings.id)
+        const nearest = (to: ReadonlyArray<number>) =>
+          Effect.map(ann.candidates(settings.id, settings.dimensions, 0, Float32Array.from(to), 1), Option.map(({ keys }) => keys[0]))
+        const keyOf = (recordId: string) =>
+          Effect.map(sql<{ key: number }>`select rowid as key from records where id = ${recordId}`, ([row]) => row?.key)
+        yield* write(yield* Clock.currentTimeMillis)
+        yield* ann.written([settings])
+        yield* nearest([1, 0, 0, 0])
+
+        // Two vectors this process wrote and hands over, one another process wrote: each points its own way.
+        const now = yield* Clock.currentTimeMillis
+        const handed = [yield* write(now, [0, 1, 0, 0]), yield* write(now, [0, 0, 1, 0])]
+        const elsewhere = yield* write(now, [0, 0, 0, 1])
+        const before = reads.length
+        yield* ann.written([settings], handed)
+        // Every one is found: the handed ones added from what was handed, the other read from the database.
+        expect(yield* nearest([0, 1, 0, 0])).toEqual(Option.some(yield* keyOf(handed[0]!.recordId)))
+        expect(yield* nearest([0, 0, 1, 0])).toEqual(Option.some(yield* keyOf(handed[1]!.recordId)))
+        expect(yield* nearest([0, 0, 0, 1])).toEqual(Option.some(yield* keyOf(elsewhere.recordId)))
+        // The values read since: the one vector nobody handed over, by its key alone.
+        const valueReads = reads.slice(before).filter((r) => r.text.includes("v.value"))
+        expect(valueReads.map((r) => (r.text.match(/\?/g) ?? []).length)).toEqual([2])
+      }), { timeout: 20_000 })
+
     it.scoped("a search does not run the recount (nor the save): the maintenance loop does, in the background", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient

@@ -9,7 +9,7 @@ import { intOf, plainRows, rememberedRows } from "../../src/codecs/plainRows.js"
 import { DbInt } from "../../src/codecs/columns.js"
 import { decodeRecordRows, RecordRow } from "../../src/codecs/recordRows.js"
 import { decodeHits } from "../../src/codecs/hitRows.js"
-import { decodeStamped, decodeStamps, decodeValued, Stamped, StampRow, Valued } from "../../src/codecs/vectorRows.js"
+import { decodeStamped, decodeValued, Stamped, Valued } from "../../src/codecs/vectorRows.js"
 import { RecordId } from "../../src/domain/Ids.js"
 
 const ID = "0b9f6c1e-4a57-4a8f-9d5e-2f6a1c3b7d10"
@@ -91,7 +91,7 @@ describe("decodeHits", () => {
   }
 })
 
-describe("decodeValued, decodeStamped and decodeStamps", () => {
+describe("decodeValued and decodeStamped", () => {
   const vector = { key: 3, id: ID, value: new Uint8Array(16), at: "2026-11-22T08:00:00.123Z", version: 0 }
   const rows: ReadonlyArray<[string, unknown]> = [
     ["as SQLite returns it", vector],
@@ -110,8 +110,6 @@ describe("decodeValued, decodeStamped and decodeStamps", () => {
         expect(byFastPath(decodeValued, read)).toStrictEqual(bySchema(Valued, read))
         // A stamp is the same row without its value (which then is ignored, as any column the schema does not name).
         expect(byFastPath(decodeStamped, read)).toStrictEqual(bySchema(Stamped, read))
-        // The upkeep's stamps: key and time only.
-        expect(byFastPath(decodeStamps, read)).toStrictEqual(bySchema(StampRow, read))
       }
     })
   }

@@ -14,7 +14,7 @@ import { SearchEngine } from "../search/SearchEngine.js"
 import { AnswersRepo } from "./AnswersRepo.js"
 import { RecordsRepo } from "./RecordsRepo.js"
 import type { RecordRow } from "../../codecs/recordRows.js"
-import type { ResponseRow, SettingsVectorRow, SuggestionRow } from "./rows.js"
+import type { ResponseRow, SettingsVectorRow, SuggestionRow, VectorRow } from "./rows.js"
 import { groupBy } from "./views.js"
 
 const REINDEX_PAGE = 1000
@@ -125,12 +125,16 @@ export class SearchIndex extends Effect.Service<SearchIndex>()("Gloss/SearchInde
       /**
        * Indexing for a bulk write, the one call its path makes. The records it creates are indexed from the
        * documents it already has (nothing is read back): `inTransaction` runs inside the write's transaction, as far
-       * as the engine allows (SearchEngine.indexCreated). Once it has committed, `afterCommit` finishes those and
-       * indexes the records it updated, whose answers are partly older than the payload: read once, and handed back
-       * for the write's answer (undefined when it updated none).
+       * as the engine allows (SearchEngine.indexCreated), and every vector it stored goes with them, for an engine
+       * that takes them as they are. Once it has committed, `afterCommit` finishes those and indexes the records it
+       * updated, whose answers are partly older than the payload: read once, and handed back for the write's answer
+       * (undefined when it updated none).
        */
-      bulk: (schema: IndexSchema, created: ReadonlyArray<IndexedRecord>) => {
-        const staged = created.length === 0 ? { inTransaction: Effect.void, afterCommit: Effect.void } : engine.indexCreated(schema, created)
+      bulk: (schema: IndexSchema, created: ReadonlyArray<IndexedRecord>, vectors: ReadonlyArray<VectorRow>) => {
+        const stored = vectors.map((row) => ({ recordId: row.record_id, settingsId: row.vector_settings_id, at: row.updated_at, value: row.value }))
+        const staged = created.length === 0 && vectors.length === 0
+          ? { inTransaction: Effect.void, afterCommit: Effect.void }
+          : engine.indexCreated(schema, created, stored)
         return {
           inTransaction: staged.inTransaction,
           afterCommit: (updated: ReadonlyArray<RecordRow>): Effect.Effect<Answers | undefined> =>

@@ -20,6 +20,17 @@ export interface IndexSchema {
 }
 
 /** A record as engines index it: everything searchable about it, read from the database. */
+/**
+ * A vector as a write stored it (its record, settings, `updated_at` and value): the built-in engine's index adds it
+ * from here instead of reading it back (see vectors/ann/handed.ts).
+ */
+export interface WrittenVector {
+  readonly recordId: string
+  readonly settingsId: string
+  readonly at: Date
+  readonly value: ReadonlyArray<number>
+}
+
 export interface IndexedRecord {
   readonly id: RecordId
   readonly external_id: string | null

@@ -1,7 +1,7 @@
 import { Context, type Effect } from "effect"
 import type { DatasetId, RecordId } from "../../domain/Ids.js"
 import type { MetadataSettings } from "../../domain/MetadataProperty.js"
-import type { IndexedRecord, IndexSchema, MetadataMetricsResult, SearchHits, SearchQuery } from "./Query.js"
+import type { IndexedRecord, IndexSchema, MetadataMetricsResult, SearchHits, SearchQuery, WrittenVector } from "./Query.js"
 
 /**
  * One interface, three engines (docs/explanation/architecture.md#the-search-port-and-its-engines): `database` (built
@@ -26,7 +26,12 @@ export interface SearchEngineShape {
    * on PostgreSQL), and what must wait until it has committed (a remote engine, which cannot see the transaction;
    * the built-in engine's vector cache, which another connection could otherwise refill without the new vectors).
    */
-  readonly indexCreated: (schema: IndexSchema, records: ReadonlyArray<IndexedRecord>) => StagedIndexing
+  readonly indexCreated: (
+    schema: IndexSchema,
+    records: ReadonlyArray<IndexedRecord>,
+    /** Every vector the write stored (those of records it updated too), for an engine that can take them as they are. */
+    vectors?: ReadonlyArray<WrittenVector>
+  ) => StagedIndexing
   readonly deleteRecords: (datasetId: DatasetId, ids: ReadonlyArray<RecordId>) => Effect.Effect<void>
   readonly search: (schema: IndexSchema, query: SearchQuery) => Effect.Effect<SearchHits>
   /**

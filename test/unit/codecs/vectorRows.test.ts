@@ -9,12 +9,10 @@ import { DbVector } from "../../../src/codecs/columns.js"
 import {
   decodeScored,
   decodeStamped,
-  decodeStamps,
   decodeValued,
   float64sOf,
   Scored,
   Stamped,
-  StampRow,
   Valued
 } from "../../../src/codecs/vectorRows.js"
 import { bytes, dbInt, dbTimestamp, equalsSchema, fc, idLike, notBytes, notDbInt, notDbTimestamp, RUNS, rows } from "./shapes.js"
@@ -28,10 +26,6 @@ const ranBothWays = ({ accepted, refused }: { readonly accepted: number; readonl
   expect(Math.min(accepted, refused)).toBeGreaterThan(RUNS / 10)
 
 describe("vector rows' decoders", () => {
-  it("decodeStamps equals StampRow", () => {
-    ranBothWays(equalsSchema(StampRow, decodeStamps, rows({ key, at }), both))
-  })
-
   it("decodeStamped equals Stamped", () => {
     ranBothWays(equalsSchema(Stamped, decodeStamped, rows({ key, id, at, version: key }), both))
   })

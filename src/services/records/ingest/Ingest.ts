@@ -111,7 +111,7 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
         const { inserts, updates } = planned.right
         // New records are indexed from the plan, as far as the engine allows inside the same transaction; updated
         // ones once it has committed, with their answers as stored (read once, and shown below).
-        const indexing = index.bulk(schema, documentsOf(inserts, planned.right))
+        const indexing = index.bulk(schema, documentsOf(inserts, planned.right), planned.right.vectors)
         const updated = yield* db.write(change(dataset, planned.right, at, indexing.inTransaction), {
           // Two payloads racing to create the same external id: the loser is told instead of getting a 500.
           onUniqueViolation: () =>

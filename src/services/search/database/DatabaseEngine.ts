@@ -10,7 +10,7 @@ import { Database } from "../../database/Database.js"
 import { DbInt } from "../../../codecs/columns.js"
 import { decodeHits } from "../../../codecs/hitRows.js"
 import { insertionOrder } from "../../database/ddl.js"
-import type { IndexedRecord, IndexSchema, MetadataMetricsResult, SearchHits, SearchQuery } from "../Query.js"
+import type { IndexedRecord, IndexSchema, MetadataMetricsResult, SearchHits, SearchQuery, WrittenVector } from "../Query.js"
 import { SearchEngine } from "../SearchEngine.js"
 import type { Allowed } from "../vectors/VectorStore.js"
 import { VectorStore } from "../vectors/VectorStore.js"
@@ -35,10 +35,11 @@ const seedOf = (user: string) => {
   return hash % 2147483647
 }
 
-/** The vector settings these records have vectors for, with their dimensions. */
-const vectorSettingsOf = (records: ReadonlyArray<IndexedRecord>) => {
+/** The vector settings these records, and these stored vectors, have vectors for, with their dimensions. */
+const vectorSettingsOf = (records: ReadonlyArray<IndexedRecord>, stored: ReadonlyArray<WrittenVector> = []) => {
   const settings = new Map<string, number>()
   for (const record of records) for (const [id, value] of Object.entries(record.vectors)) settings.set(id, value.length)
+  for (const vector of stored) settings.set(vector.settingsId, vector.value.length)
   return Array.from(settings, ([id, dimensions]) => ({ id, dimensions }))
 }
 
@@ -60,7 +61,8 @@ const DatabaseEngine = Layer.scoped(
     const overJson = <A, E>(run: (json: JsonSql) => Effect.Effect<A, E>) =>
       Effect.catchIf(run(json), isMalformedJson, () => run(tolerantJson))
     /** After vectors were written (committed): the next search must see them. */
-    const vectorsWritten = (records: ReadonlyArray<IndexedRecord>) => vectors.written(vectorSettingsOf(records))
+    const vectorsWritten = (records: ReadonlyArray<IndexedRecord>, stored?: ReadonlyArray<WrittenVector>) =>
+      vectors.written(vectorSettingsOf(records, stored), stored)
     const sequence = sql.unsafe(`r.${insertionOrder(sql)}`)
     // A per-user permutation of the insertion order: an affine step, then a square (so different seeds give
     // different orders, not the same order rotated), all modulo 2^31 - 1 so no product overflows 64 bits.
@@ -190,9 +192,9 @@ const DatabaseEngine = Layer.scoped(
       // database; a deleted dataset's go for good.
       deleteIndex: (datasetId) => Effect.zipRight(text.drop(datasetId), vectors.forgetDataset(datasetId)),
       indexRecords: (schema, records) => Effect.zipRight(text.upsert(schema, records), vectorsWritten(records)),
-      indexCreated: (schema, records) => ({
+      indexCreated: (schema, records, stored) => ({
         inTransaction: text.upsert(schema, records, { created: true }),
-        afterCommit: vectorsWritten(records)
+        afterCommit: vectorsWritten(records, stored)
       }),
       deleteRecords: (datasetId, ids) => Effect.zipRight(text.remove(datasetId, ids), vectors.deleted),
       search,

@@ -6,6 +6,7 @@
  */
 import { Context, type Effect } from "effect"
 import type { DatasetId, VectorSettingsId } from "../../../domain/Ids.js"
+import type { WrittenVector } from "../Query.js"
 
 /** An allowed record and its key (its insertion order, the ANN index's key). */
 export interface AllowedRecord {
@@ -57,9 +58,10 @@ export interface VectorStoreShape {
   ) => Effect.Effect<ReadonlyArray<VectorHit>, E>
   /**
    * Vectors of these settings were written by this process and have committed (or the settings were published or
-   * added): the next search sees them, and an ANN index starts for settings past the threshold.
+   * added): the next search sees them, and an ANN index starts for settings past the threshold. `vectors`, when the
+   * writer has them, are the vectors it stored: an index adds them without reading them back.
    */
-  readonly written: (settings: Iterable<VectorSettingsRef>) => Effect.Effect<void>
+  readonly written: (settings: Iterable<VectorSettingsRef>, vectors?: ReadonlyArray<WrittenVector>) => Effect.Effect<void>
   /** Records were deleted by this process (which vectors went is not known): their vectors stop coming back. */
   readonly deleted: Effect.Effect<void>
   /** The dataset's index is dropped (a reindex, or the dataset deleted): its settings are forgotten, files too. */

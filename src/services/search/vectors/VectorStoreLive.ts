@@ -46,10 +46,10 @@ export const VectorStoreLive: Layer.Layer<VectorStore, never, Database | GlossCo
 
     return VectorStore.of({
       rank,
-      written: (settings) =>
+      written: (settings, vectors = []) =>
         Effect.suspend(() => {
           const list = [...settings]
-          return Effect.zipRight(matrices.drop(list.map((s) => s.id)), ann.written(list))
+          return Effect.zipRight(matrices.drop(list.map((s) => s.id)), ann.written(list, vectors))
         }),
       deleted: Effect.zipRight(matrices.dropAll, ann.deleted),
       // A reindex finds the dataset's settings and forgets their indexes; once a dataset is deleted none are found,

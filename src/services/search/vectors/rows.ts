@@ -11,7 +11,6 @@ import type { Read } from "../database/SearchReads.js"
 import {
   decodeScored,
   decodeStamped,
-  decodeStamps,
   decodeValued,
   type Scored,
   type Stamped,
@@ -100,18 +99,19 @@ export const vectorRows = (sql: SqlClient.SqlClient, read: Read, options?: { rea
       ),
 
     /**
-     * The keys and times of the vectors written at or after `since` (ISO-8601, as stored), `limit` at most, in
-     * (time, key) order after `after`, a keyset the `(vector_settings_id, updated_at)` index serves in order; no
-     * values, so that a look-back over many vectors stays cheap.
+     * The stamps (key, record, time, row version) of the vectors written at or after `since` (ISO-8601, as stored),
+     * `limit` at most, in (time, key) order after `after`, a keyset the `(vector_settings_id, updated_at)` index
+     * serves in order; no values, so that a look-back over many vectors stays cheap. The record tells a catch-up
+     * which of them this process handed over (ann/handed.ts).
      */
     changed: (settingsId: string, since: string, after: Stamp | undefined, limit: number) =>
       Effect.flatMap(
-        read(sql`select ${key} as key, v.updated_at as at from vectors v join records r on r.id = v.record_id
+        read(sql`select ${key} as key, r.id, v.updated_at as at, ${version} as version from vectors v join records r on r.id = v.record_id
           where v.vector_settings_id = ${settingsId} and v.updated_at >= ${since}${
           after === undefined ? sql`` : sql` and (v.updated_at > ${after.at.toISOString()} or (v.updated_at = ${after.at.toISOString()} and ${key} > ${after.key}))`
         }
           order by v.updated_at, ${key} limit ${limit}`),
-        decodeStamps
+        decodeStamped
       ),
 
     /** The vectors of these keys (those whose record and vector still exist). */

@@ -30,6 +30,7 @@ import { type Entry, type Failure, type IndexSet, LOOKBACK_MILLIS, makeAnnSets, 
 import type { AnnWorker } from "./AnnWorker.js"
 import type { VectorCopies } from "../copies.js"
 import type { VectorRows } from "../rows.js"
+import type { WrittenVector } from "../../Query.js"
 
 /** Other processes' writes are looked for this often, by each index's maintenance loop (as the matrices are). */
 const RECHECK_MILLIS = 5_000
@@ -274,11 +275,14 @@ export const makeAnnIndex = (options: {
             ))
         ),
 
-      written: (settings) =>
+      written: (settings, vectors = []) =>
         Effect.forEach(settings, ({ dimensions, id }) =>
           Effect.gen(function*() {
             const entry = entries.get(id)
-            if (entry !== undefined) return yield* schedule(entry)
+            if (entry !== undefined) {
+              entry.handed.keep(vectors.filter((vector) => vector.settingsId === id))
+              return yield* schedule(entry)
+            }
             // Writes that take the settings past the threshold start the index now, not at the next search.
             const count = yield* Effect.orDie(rows.count(id))
             if (count >= options.annFrom(dimensions)) yield* ensure(id, dimensions, count)
@@ -323,8 +327,14 @@ export interface AnnIndex {
     query: Float32Array,
     n: number
   ) => Effect.Effect<Option.Option<{ readonly keys: Float64Array; readonly entries: number }>>
-  /** Vectors of these settings were written in this process: catch up soon (and start an index past the threshold). */
-  readonly written: (settings: Iterable<{ readonly id: string; readonly dimensions: number }>) => Effect.Effect<void>
+  /**
+   * Vectors of these settings were written in this process: catch up soon (and start an index past the threshold).
+   * `vectors`, those it stored, are added from here rather than read back (see handed.ts).
+   */
+  readonly written: (
+    settings: Iterable<{ readonly id: string; readonly dimensions: number }>,
+    vectors?: ReadonlyArray<WrittenVector>
+  ) => Effect.Effect<void>
   /** Records were deleted in this process: recount at the next catch-up (the deleted keys are unknown). */
   readonly deleted: Effect.Effect<void>
   /** Drops the indexes (and files) of vector settings that no longer exist. */

@@ -7,6 +7,7 @@ import type { SqlError } from "@effect/sql"
 import { Clock, Deferred, Effect, Fiber, Option, type ParseResult } from "effect"
 import { float64sOf } from "../../../../codecs/vectorRows.js"
 import type { AnnFiles } from "./annFiles.js"
+import { type HandedVectors, makeHandedVectors } from "./handed.js"
 import type { SegmentFile, SetState } from "./annProtocol.js"
 import type { AnnWorker } from "./AnnWorker.js"
 import { normalise } from "../math.js"
@@ -87,6 +88,8 @@ export interface Entry {
   /** The watermark when the database was last seen holding more vectors than the index. */
   missingAt: number | undefined
   readonly lock: Effect.Semaphore
+  /** The vectors this process wrote, for its catch-ups to add without reading them back. */
+  readonly handed: HandedVectors
 }
 
 /** A new entry for these settings, with no set yet; `initialCount` vectors when it was made. */
@@ -105,9 +108,17 @@ export const makeEntry = (settingsId: string, dimensions: number, initialCount: 
       checkedAt: 0,
       countedAt: yield* Clock.currentTimeMillis,
       missingAt: undefined,
-      lock: yield* Effect.makeSemaphore(1)
+      lock: yield* Effect.makeSemaphore(1),
+      handed: makeHandedVectors(dimensions)
     }
   })
+
+/** A vector as the index adds it: its key, its time (epoch milliseconds) and its unit vector. */
+interface Ready {
+  readonly key: number
+  readonly at: number
+  readonly unit: Float32Array
+}
 
 /** What the index's work can fail with: a read of the database, or the worker. */
 export type Failure = SqlError.SqlError | ParseResult.ParseError | WorkerCallError
@@ -133,24 +144,31 @@ export const makeAnnSets = (options: {
   let sets = 0
   const newSetName = () => `${Date.now().toString(36)}-${(sets++).toString(36)}`
 
-  /** Adds vectors (unit-normalised here) in batches; seals the delta into a segment file when it is full. */
-  const apply = (entry: Entry, set: IndexSet, vectors: ReadonlyArray<VectorRow>, threads: number): Effect.Effect<void, Failure> =>
+  /** Adds unit vectors in batches; seals the delta into a segment file when it is full. */
+  const apply = (entry: Entry, set: IndexSet, vectors: ReadonlyArray<Ready>, threads: number): Effect.Effect<void, Failure> =>
     Effect.gen(function*() {
       const { dimensions } = entry
       for (let from = 0; from < vectors.length; from += BATCH) {
-        const batch = vectors.slice(from, from + BATCH).filter((row) => row.value.byteLength === dimensions * 8)
-        if (batch.length === 0) continue
+        const batch = vectors.slice(from, from + BATCH)
         const keys = new Float64Array(batch.length)
         const data = new Float32Array(batch.length * dimensions)
-        batch.forEach((row, i) => {
-          keys[i] = row.key
-          normalise(float64sOf(row.value), data, i * dimensions)
+        batch.forEach((vector, i) => {
+          keys[i] = vector.key
+          data.set(vector.unit, i * dimensions)
         })
         update(set, yield* worker.add(set.name, keys, data, threads))
-        copies?.write(entry.settingsId, dimensions, batch)
         remember(set, batch)
         yield* sealIfFull(entry, set)
       }
+    })
+
+  /** Stored vectors read from the database, as the index adds them (those of other dimensions are left out). */
+  const readyOf = (entry: Entry, found: ReadonlyArray<VectorRow>): Array<Ready> =>
+    found.flatMap((row) => {
+      if (row.value.byteLength !== entry.dimensions * 8) return []
+      const unit = new Float32Array(entry.dimensions)
+      normalise(float64sOf(row.value), unit, 0)
+      return [{ key: row.key, at: row.at.getTime(), unit }]
     })
 
   const update = (set: IndexSet, state: SetState) => {
@@ -161,12 +179,9 @@ export const makeAnnSets = (options: {
   }
 
   /** Remembers the keys applied within the look-back window, with their times (see `recent`). */
-  const remember = (set: IndexSet, rows: ReadonlyArray<VectorRow>) => {
+  const remember = (set: IndexSet, added: ReadonlyArray<{ readonly key: number; readonly at: number }>) => {
     const floor = recentFloor(set)
-    for (const row of rows) {
-      const at = row.at.getTime()
-      if (at >= floor) set.recent.set(row.key, at)
-    }
+    for (const { at, key } of added) if (at >= floor) set.recent.set(key, at)
   }
 
   /** Seals the delta into a segment file once it is full (saving the set when it is the one serving). */
@@ -220,7 +235,7 @@ export const makeAnnSets = (options: {
           valid.forEach((row, i) => normalise(float64sOf(row.value), data, i * dimensions))
           update(set, yield* worker.stage(set.name, keys, data, staging))
           copies?.write(entry.settingsId, dimensions, valid)
-          remember(set, valid)
+          remember(set, valid.map((row) => ({ key: row.key, at: row.at.getTime() })))
         }
         if (!more) break
       }
@@ -274,7 +289,21 @@ export const makeAnnSets = (options: {
         const fresh = stamps.filter((stamp) => set.recent.get(stamp.key) !== stamp.at.getTime())
         // A bulk import's catch-up adds with both threads (adding is slower than importing); a few writes with one.
         const threads = fresh.length >= BATCH ? 2 : 1
-        if (fresh.length > 0) yield* apply(entry, set, yield* rows.byKeys(entry.settingsId, fresh.map((s) => s.key)), threads)
+        // What this process wrote is at hand; the rest (other processes' writes, or past the bound) is read.
+        const ready: Array<Ready> = []
+        const unread: Array<number> = []
+        for (const stamp of fresh) {
+          const at = stamp.at.getTime()
+          const unit = entry.handed.take(stamp.id, at)
+          if (unit === undefined) unread.push(stamp.key)
+          else ready.push({ key: stamp.key, at, unit })
+        }
+        if (unread.length > 0) {
+          const found = yield* rows.byKeys(entry.settingsId, unread)
+          copies?.write(entry.settingsId, entry.dimensions, found)
+          ready.push(...readyOf(entry, found))
+        }
+        if (ready.length > 0) yield* apply(entry, set, ready, threads)
         // Stamps come in time order, so the watermark moves on with every page. A catch-up behind a bulk import runs
         // for as long as the import (adding is slower), and the saves after each sealed segment must record how far
         // it got: with the watermark of its start, a restart re-read and re-added every vector since (duplicate
@@ -288,6 +317,7 @@ export const makeAnnSets = (options: {
         const floor = recentFloor(set)
         if (floor > set.prunedFloor) {
           for (const [key, at] of set.recent) if (at < floor) set.recent.delete(key)
+          entry.handed.prune(floor)
           set.prunedFloor = floor
         }
         if (stamps.length < STAMPS_PAGE) break
