@@ -24,7 +24,10 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { Effect, type Scope } from "effect"
+import { Cause, Effect, Runtime, type Scope } from "effect"
+
+/** A failure of the same kind is logged once a minute at most: a full disk would fail every write of a search. */
+const WARN_EVERY_MILLIS = 60_000
 
 /** The file's own header: a magic, its format and the dimensions. */
 const FILE_HEADER = 64
@@ -99,6 +102,16 @@ export const makeVectorCopies = (home: string): Effect.Effect<VectorCopies, neve
   Effect.gen(function*() {
     const root = path.join(home, "vectors")
     const open = new Map<string, CopyFile>()
+    // The copies are read and written synchronously, inside a search's scoring: their failures are logged from here.
+    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+    const warnedAt = new Map<string, number>()
+    /** Carries on past a failure of a cache (the database still has every value), and says so in the log. */
+    const warn = (what: string, error: unknown) => {
+      const now = Date.now()
+      if (now - (warnedAt.get(what) ?? -Infinity) < WARN_EVERY_MILLIS) return
+      warnedAt.set(what, now)
+      runFork(Effect.logWarning(`Vector copies: ${what} failed; carrying on (the values are read from the database)`, Cause.fail(error)))
+    }
     /**
      * Settings (with the dimensions asked for) found without a usable file when asked to read: not looked for again
      * until this process writes one, since a search asks for a hundred keys and each look is a failed open.
@@ -203,8 +216,9 @@ export const makeVectorCopies = (home: string): Effect.Effect<VectorCopies, neve
             }
             fs.writeSync(file.fd, at.bytes, 0, (end - start) * at.stride, offsetOf(file, sorted[start]!.key))
           }
-        } catch {
+        } catch (error) {
           // A cache: a copy not written is read from the database next time.
+          warn("writing a copy", error)
         }
       },
 
@@ -220,7 +234,8 @@ export const makeVectorCopies = (home: string): Effect.Effect<VectorCopies, neve
           return whole && view.getFloat64(0, true) === stamp.at.getTime() && view.getFloat64(8, true) === stamp.version
             ? at.bytes.subarray(SLOT_HEADER, stride)
             : undefined
-        } catch {
+        } catch (error) {
+          warn("reading a copy", error)
           return undefined
         }
       },
@@ -229,8 +244,9 @@ export const makeVectorCopies = (home: string): Effect.Effect<VectorCopies, neve
         try {
           close(settingsId)
           fs.rmSync(fileOf(settingsId), { force: true })
-        } catch {
+        } catch (error) {
           // Left behind: a later file of the same name starts over when its header does not match.
+          warn("removing a settings' copies", error)
         }
       }
     }
