@@ -40,8 +40,11 @@ const childrenOf = (pid: number): Array<number> => {
   }
 }
 
-/** RSS of the largest process in the tree: tsx runs the server in a child node process. */
-const rssOf = (pid: number, line = "VmRSS"): number =>
+/**
+ * RSS of the largest process in the tree: tsx runs the server in a child node process. `VmHWM` gives each process's
+ * peak so far (the kernel's high-water mark), for a process this module did not start.
+ */
+export const rssOf = (pid: number, line = "VmRSS"): number =>
   Math.max(ownRss(pid, line), ...childrenOf(pid).map((child) => rssOf(child, line)))
 
 /**
