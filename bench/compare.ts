@@ -53,6 +53,29 @@ const runVisible = (command: string, args: ReadonlyArray<string>, cwd: string) =
   if (result.status !== 0) throw new CompareError(`${command} ${args.join(" ")} failed in ${cwd} (exit ${result.status ?? result.signal})`)
 }
 
+type Lock = { readonly packages?: Record<string, { readonly version?: string; readonly resolved?: string }> }
+
+/**
+ * The base's packages at the versions its package-lock.json names. `npm ci` refuses a lock that lacks an entry its
+ * package.json implies, as an older lock can for a newer npm (the optional packages of other platforms); then
+ * `npm install`, which adds the missing entries, and a check that every package the lock named kept its version
+ * and source: the packages installed are still the base's.
+ */
+const installLocked = (ref: string, tree: string) => {
+  const ci = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: tree, stdio: ["ignore", 2, 2] })
+  if (ci.status === 0) return
+  say(`npm ci refused ${ref}'s package-lock.json (above); npm install instead, held to the versions the lock names`)
+  const lockFile = path.join(tree, "package-lock.json")
+  const locked = (JSON.parse(fs.readFileSync(lockFile, "utf8")) as Lock).packages ?? {}
+  runVisible("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], tree)
+  const installed = (JSON.parse(fs.readFileSync(lockFile, "utf8")) as Lock).packages ?? {}
+  const moved = Object.entries(locked).filter(([name, entry]) =>
+    installed[name]?.version !== entry.version || installed[name]?.resolved !== entry.resolved).map(([name]) => name || "(root)")
+  if (moved.length > 0) {
+    throw new CompareError(`npm install moved packages ${ref}'s package-lock.json names (${moved.slice(0, 5).join(", ")}): the base's packages would not be its own`)
+  }
+}
+
 interface Parsed {
   readonly ref: string
   readonly suites: ReadonlyArray<string>
@@ -208,7 +231,7 @@ const compareRun = async (args: ReadonlyArray<string>, suites: CompareSuites): P
       fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(worktree.tree, "node_modules"), "dir")
     } else {
       say(`package-lock.json differs at ${ref}: installing its packages with npm ci (slow, a few minutes)`)
-      runVisible("npm", ["ci", "--silent", "--no-audit", "--no-fund"], worktree.tree)
+      installLocked(ref, worktree.tree)
     }
     if (build !== "none") {
       say(`building ${ref} (npm run build)`)
