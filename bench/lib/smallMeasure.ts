@@ -56,7 +56,12 @@ const searcher = (target: Target, datasetId: string) => async (body: unknown): P
 export interface SearchFigures {
   /** Seconds of the first vector search after the load (an engine may still be indexing); absent without vectors. */
   readonly firstVectorSearchSeconds?: number
-  /** The totals of the first five queries of each kind, summed: the same on every server if they did the same work. */
+  /**
+   * The totals the server reported for the first five queries of each kind, summed: the same on every server that
+   * did the same work, and on every version. Gloss's built-in engine counts exactly only up to
+   * GLOSS_SEARCH_TRACK_TOTAL_HITS (10 000 by default) and reports that bound past it, so from 100 000 records its
+   * `textOnly` is lower than an engine's that counts every match.
+   */
   readonly matches: { readonly textAndRange: number; readonly textOnly: number }
   readonly textAndRange: { readonly oneClient: LatencyResult; readonly eightClients: LatencyResult }
   readonly vector: { readonly oneClient: LatencyResult } | { readonly skipped: string }
