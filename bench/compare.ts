@@ -165,8 +165,10 @@ const makeWorktree = (ref: string, commit: string) => {
   const remove = () => {
     if (removed) return
     removed = true
-    // The node_modules link first, so that nothing below ever follows it into this tree's packages.
-    fs.rmSync(path.join(tree, "node_modules"), { force: true })
+    // The node_modules link first, so that nothing below ever follows it into this tree's packages; a folder of the
+    // base's own (npm ci) goes with the worktree.
+    const modules = path.join(tree, "node_modules")
+    if (fs.lstatSync(modules, { throwIfNoEntry: false })?.isSymbolicLink()) fs.rmSync(modules)
     if (git(["worktree", "remove", "--force", tree]).status !== 0) git(["worktree", "prune"])
     fs.rmSync(scratch, { recursive: true, force: true })
   }

@@ -55,6 +55,15 @@ const throughGloss = async (backendEnv: Record<string, string>, engine: Engine, 
     const target = { url: server.url, apiKey: BENCH_API_KEY, peakRss: server.peakRss }
     const loaded = progress(`${engine} ingest`, await ingest(target, datasetId, sizes.records, sizes.dimensions))
     return { ingest: loaded, ...(await searches(target, datasetId, sizes)), peakRssMB: megabytes(server.peakRss()) }
+  } catch (error) {
+    // A refused connection says only that the server is gone; its exit says how.
+    const { exitCode, signalCode } = server.child
+    if (exitCode === null && signalCode === null) throw error
+    throw new Error(
+      `Gloss (${engine} engine) exited with ${exitCode ?? signalCode} during the run, peak RSS ${megabytes(server.peakRss())} MB ` +
+        "(GLOSS_BENCH_SERVER_LOG=<file> keeps what it printed)",
+      { cause: error }
+    )
   } finally {
     await server.stop()
     // Gloss names a dataset's index `gloss.<id>`; the cluster is shared, so the index goes with the run.
