@@ -1,5 +1,6 @@
 /**
- * `npm run bench -- compare <git ref> [suite ...] [--rounds N] [--build both|base|none] [--option value ...]`: the
+ * `npm run bench -- compare <git ref> [suite ...] [--rounds N] [--build both|base|none] [--suite-code own|work]
+ * [--option value ...]`: the
  * same suites on another version (the base) and on this working tree, one run after the other, A B A B, and a table
  * of every figure on both sides with the ratio working/base pair by pair. On a shared machine whose speed moves from
  * minute to minute, a figure measured an hour earlier says little; a pair run back to back says more, and several
@@ -7,9 +8,14 @@
  *
  * The base is checked out into a scratch git worktree (removed at the end, also on failure or Ctrl-C) and built there;
  * each run is that tree's own `bench/run.ts <suite> <options>` as a process, so each side runs its own suite code on
- * its own dist/. Options other than `--rounds` and `--build` go to both sides alike (the same data sizes). Each
- * suite's table is written to `bench/results/compare-<suite>-<time>.json`; the runs' own result files go to a scratch
- * folder.
+ * its own dist/. Options other than `--rounds`, `--build` and `--suite-code` go to both sides alike (the same data
+ * sizes). Each suite's table is written to `bench/results/compare-<suite>-<time>.json`; the runs' own result files go
+ * to a scratch folder.
+ *
+ * `--suite-code work` runs this tree's `bench/run.ts` on both sides instead, the base's side on the base's server
+ * (`GLOSS_BENCH_SERVER=<base worktree>/dist/gloss.mjs`, started as the base's `npm start` starts it: bench/lib/
+ * processes.ts): the same measurement of both versions, and a suite written after the base can measure it. Only
+ * the server is the base's then; whatever a suite runs in its own process (a ceiling, a client) is this tree's.
  *
  * `--build`: `both` (the default) builds the base and this tree (`npm run bench` has just built this tree, so it is
  * not built twice); `base` builds only the base and runs this tree's dist/ as it is; `none` builds nothing (for the
@@ -47,13 +53,40 @@ const runVisible = (command: string, args: ReadonlyArray<string>, cwd: string) =
   if (result.status !== 0) throw new CompareError(`${command} ${args.join(" ")} failed in ${cwd} (exit ${result.status ?? result.signal})`)
 }
 
+type Lock = { readonly packages?: Record<string, { readonly version?: string; readonly resolved?: string }> }
+
+/**
+ * The base's packages at the versions its package-lock.json names. `npm ci` refuses a lock that lacks an entry its
+ * package.json implies, as an older lock can for a newer npm (the optional packages of other platforms); then
+ * `npm install`, which adds the missing entries, and a check that every package the lock named kept its version
+ * and source: the packages installed are still the base's.
+ */
+const installLocked = (ref: string, tree: string) => {
+  const ci = spawnSync("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: tree, stdio: ["ignore", 2, 2] })
+  if (ci.status === 0) return
+  say(`npm ci refused ${ref}'s package-lock.json (above); npm install instead, held to the versions the lock names`)
+  const lockFile = path.join(tree, "package-lock.json")
+  const locked = (JSON.parse(fs.readFileSync(lockFile, "utf8")) as Lock).packages ?? {}
+  runVisible("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], tree)
+  const installed = (JSON.parse(fs.readFileSync(lockFile, "utf8")) as Lock).packages ?? {}
+  const moved = Object.entries(locked).filter(([name, entry]) =>
+    installed[name]?.version !== entry.version || installed[name]?.resolved !== entry.resolved).map(([name]) => name || "(root)")
+  if (moved.length > 0) {
+    throw new CompareError(`npm install moved packages ${ref}'s package-lock.json names (${moved.slice(0, 5).join(", ")}): the base's packages would not be its own`)
+  }
+}
+
 interface Parsed {
   readonly ref: string
   readonly suites: ReadonlyArray<string>
   readonly rounds: number
   readonly build: "both" | "base" | "none"
+  /** Whose bench/ code runs each side: each its own, or this tree's on both. */
+  readonly suiteCode: "own" | "work"
   readonly options: Readonly<Record<string, string>>
 }
+
+const USAGE = "Usage: npm run bench -- compare <git ref> [suite ...] [--rounds N] [--build both|base|none] [--suite-code own|work] [--option value ...]"
 
 const parse = (args: ReadonlyArray<string>): Parsed => {
   const positional: Array<string> = []
@@ -65,18 +98,20 @@ const parse = (args: ReadonlyArray<string>): Parsed => {
     else options[arg.slice(2)] = args[++i] ?? ""
   }
   const [ref, ...suites] = positional
-  if (ref === undefined) throw new CompareError("Usage: npm run bench -- compare <git ref> [suite ...] [--rounds N] [--build both|base|none] [--option value ...]", 2)
-  const { rounds = "2", build = "both", ...rest } = options
+  if (ref === undefined) throw new CompareError(USAGE, 2)
+  const { rounds = "2", build = "both", "suite-code": suiteCode = "own", ...rest } = options
   const count = Number(rounds)
   if (!Number.isInteger(count) || count < 1) throw new CompareError(`--rounds must be a whole number ≥ 1, got ${rounds}`, 2)
   if (build !== "both" && build !== "base" && build !== "none") throw new CompareError(`--build is both, base or none, got ${build}`, 2)
-  return { ref, suites, rounds: count, build, options: rest }
+  if (suiteCode !== "own" && suiteCode !== "work") throw new CompareError(`--suite-code is own or work, got ${suiteCode}`, 2)
+  return { ref, suites, rounds: count, build, suiteCode, options: rest }
 }
 
-/** Which side, and where its tree is. */
+/** Which side, where its bench/run.ts runs, and the server bundle it is given (undefined: that tree's dist/). */
 interface Side {
   readonly name: "base" | "work"
   readonly root: string
+  readonly server?: string
 }
 
 let current: ChildProcess | undefined
@@ -88,6 +123,7 @@ const runSuite = (side: Side, suite: string, options: Readonly<Record<string, st
     const env: Record<string, string | undefined> = { ...process.env, GLOSS_BENCH_RESULTS_DIR: resultsDir }
     // Each side runs its own dist/ server: a bundle named for all runs would make the two sides one.
     delete env["GLOSS_BENCH_SERVER"]
+    if (side.server !== undefined) env["GLOSS_BENCH_SERVER"] = side.server
     const args = ["bench/run.ts", suite, ...Object.entries(options).flatMap(([name, value]) => [`--${name}`, value])]
     const child = spawn(path.join(side.root, "node_modules/.bin/tsx"), args, { cwd: side.root, env, stdio: ["ignore", "pipe", 2] })
     current = child
@@ -129,8 +165,10 @@ const makeWorktree = (ref: string, commit: string) => {
   const remove = () => {
     if (removed) return
     removed = true
-    // The node_modules link first, so that nothing below ever follows it into this tree's packages.
-    fs.rmSync(path.join(tree, "node_modules"), { force: true })
+    // The node_modules link first, so that nothing below ever follows it into this tree's packages; a folder of the
+    // base's own (npm ci) goes with the worktree.
+    const modules = path.join(tree, "node_modules")
+    if (fs.lstatSync(modules, { throwIfNoEntry: false })?.isSymbolicLink()) fs.rmSync(modules)
     if (git(["worktree", "remove", "--force", tree]).status !== 0) git(["worktree", "prune"])
     fs.rmSync(scratch, { recursive: true, force: true })
   }
@@ -157,7 +195,7 @@ const writeResult = (suite: string, document: unknown, date: string): string | u
 }
 
 const compareRun = async (args: ReadonlyArray<string>, suites: CompareSuites): Promise<number> => {
-  const { ref, rounds, build, options, ...parsed } = parse(args)
+  const { ref, rounds, build, suiteCode, options, ...parsed } = parse(args)
   const chosen = parsed.suites.length > 0 ? parsed.suites : suites.defaults
   const unknown = chosen.filter((name) => !suites.known.includes(name))
   if (unknown.length > 0) throw new CompareError(`Unknown suite(s): ${unknown.join(", ")}. Known: ${suites.known.join(", ")}`, 2)
@@ -168,8 +206,9 @@ const compareRun = async (args: ReadonlyArray<string>, suites: CompareSuites): P
   const headCommit = git(["rev-parse", "HEAD"]).stdout.trim()
   const dirty = git(["status", "--porcelain", "--untracked-files=no"]).stdout.trim() !== ""
 
+  // With this tree's suite code on both sides, the base needs only a server.
   const runnable = chosen.filter((suite) => {
-    if (suiteAt(baseCommit, suite)) return true
+    if (suiteCode === "work" || suiteAt(baseCommit, suite)) return true
     say(`${suite}: not in ${ref} (${baseCommit.slice(0, 7)} has no bench/suites/${suite}.ts); skipped`)
     return false
   })
@@ -194,7 +233,7 @@ const compareRun = async (args: ReadonlyArray<string>, suites: CompareSuites): P
       fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(worktree.tree, "node_modules"), "dir")
     } else {
       say(`package-lock.json differs at ${ref}: installing its packages with npm ci (slow, a few minutes)`)
-      runVisible("npm", ["ci", "--silent", "--no-audit", "--no-fund"], worktree.tree)
+      installLocked(ref, worktree.tree)
     }
     if (build !== "none") {
       say(`building ${ref} (npm run build)`)
@@ -206,7 +245,11 @@ const compareRun = async (args: ReadonlyArray<string>, suites: CompareSuites): P
       runVisible("npm", ["run", "build", "--silent"], ROOT)
     }
 
-    const sides: ReadonlyArray<Side> = [{ name: "base", root: worktree.tree }, { name: "work", root: ROOT }]
+    const baseServer = path.join(worktree.tree, "dist/gloss.mjs")
+    const sides: ReadonlyArray<Side> = suiteCode === "own"
+      ? [{ name: "base", root: worktree.tree }, { name: "work", root: ROOT }]
+      : [{ name: "base", root: ROOT, server: baseServer }, { name: "work", root: ROOT }]
+    if (suiteCode === "work") say(`this tree's suite code on both sides; the base's server is ${baseServer}`)
     for (const suite of runnable) {
       const figures: Record<Side["name"], Array<unknown>> = { base: [], work: [] }
       const date = new Date().toISOString()
@@ -219,7 +262,8 @@ const compareRun = async (args: ReadonlyArray<string>, suites: CompareSuites): P
       const table: Array<Row> = compareTable(figures.base, figures.work)
       process.stdout.write(
         `\n${suite}: base ${ref} (${baseCommit.slice(0, 7)}) against the working tree (${headCommit.slice(0, 7)}${dirty ? "+" : ""}), ` +
-          `${rounds} round${rounds === 1 ? "" : "s"}; ratio = working / base\n\n${formatTable(table, rounds)}\n`
+          `${rounds} round${rounds === 1 ? "" : "s"}${suiteCode === "work" ? ", the working tree's suite code on both sides" : ""}; ` +
+          `ratio = working / base\n\n${formatTable(table, rounds)}\n`
       )
       const file = writeResult(suite, {
         suite,
@@ -228,6 +272,7 @@ const compareRun = async (args: ReadonlyArray<string>, suites: CompareSuites): P
         head: { commit: headCommit, dirty },
         machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
         options,
+        suiteCode,
         rounds,
         table
       }, date)

@@ -25,6 +25,7 @@ import { queueSuite } from "./suites/queue.js"
 import { reviewSuite } from "./suites/review.js"
 import { scaleSuite } from "./suites/scale.js"
 import { searchSuite } from "./suites/search.js"
+import { smallSuite } from "./suites/small.js"
 import { uiSuite } from "./suites/ui.js"
 import { webhooksSuite } from "./suites/webhooks.js"
 
@@ -34,6 +35,7 @@ const suites: Record<string, (options: SuiteOptions) => Promise<unknown>> = {
   me: meSuite,
   ingest: ingestSuite,
   search: searchSuite,
+  small: smallSuite,
   ui: uiSuite,
   webhooks: webhooksSuite,
   apply: applySuite,

@@ -14,11 +14,12 @@ export const fetchRetrying = async (url: string, init: RequestInit, attempt = 1)
     return fetchRetrying(url, init, attempt + 1)
   }
 }
-export const api = (baseUrl: string, apiKey: string) => {
+/** JSON calls under `/api/v1`; `header` names the API key's header (an Argilla server knows only its own). */
+export const api = (baseUrl: string, apiKey: string, header = "x-gloss-api-key") => {
   const call = async (method: string, path: string, body?: unknown): Promise<unknown> => {
     const response = await fetch(`${baseUrl}/api/v1${path}`, {
       method,
-      headers: { "content-type": "application/json", "x-gloss-api-key": apiKey },
+      headers: { "content-type": "application/json", [header]: apiKey },
       ...(body === undefined ? {} : { body: JSON.stringify(body) })
     })
     const text = await response.text()

@@ -40,8 +40,11 @@ const childrenOf = (pid: number): Array<number> => {
   }
 }
 
-/** RSS of the largest process in the tree: tsx runs the server in a child node process. */
-const rssOf = (pid: number, line = "VmRSS"): number =>
+/**
+ * RSS of the largest process in the tree: tsx runs the server in a child node process. `VmHWM` gives each process's
+ * peak so far (the kernel's high-water mark), for a process this module did not start.
+ */
+export const rssOf = (pid: number, line = "VmRSS"): number =>
   Math.max(ownRss(pid, line), ...childrenOf(pid).map((child) => rssOf(child, line)))
 
 /**
@@ -52,12 +55,13 @@ export const startProcess = (
   script: string,
   args: ReadonlyArray<string>,
   env: Record<string, string>,
-  ready = /Listening on http:\/\/[^:]+:(\d+)/
+  ready = /Listening on http:\/\/[^:]+:(\d+)/,
+  cwd = ROOT
 ): Promise<Running> =>
   new Promise((resolve, reject) => {
     // `node …` runs as is; TypeScript sources run through tsx.
     const command = script === "node" ? [process.execPath] : [TSX, script]
-    const child = spawn(command[0] ?? TSX, [...command.slice(1), ...args], { cwd: ROOT, env: { ...process.env, ...env } })
+    const child = spawn(command[0] ?? TSX, [...command.slice(1), ...args], { cwd, env: { ...process.env, ...env } })
     let output = ""
     let peak = 0
     let peakAnon = 0
@@ -114,24 +118,41 @@ export const tempHome = () => {
 }
 
 /**
- * The command of `npm start`, read from package.json, so that the benchmark runs Gloss with the same node flags.
- * It is run directly rather than through npm: npm does not pass SIGTERM on to its child, which would outlive the
- * benchmark, and `prestart` would rebuild everything for every server (`npm run bench` builds once instead).
+ * The checkout whose `npm start` starts the server: this one, or the one GLOSS_BENCH_SERVER's bundle was built in
+ * when it is `<checkout>/dist/gloss.mjs` (`compare --suite-code work` runs the base's build so): another version's
+ * start script may pass other node flags, and they are part of that version.
  */
-const startCommand = (): Array<string> => {
-  const scripts = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts as Record<string, string>
+const serverCheckout = (bundle: string | undefined): string => {
+  if (bundle === undefined) return ROOT
+  const dist = path.dirname(path.resolve(bundle))
+  const checkout = path.dirname(dist)
+  return path.basename(bundle) === "gloss.mjs" && path.basename(dist) === "dist" && fs.existsSync(path.join(checkout, "package.json"))
+    ? checkout
+    : ROOT
+}
+
+/**
+ * The command of `npm start`, read from package.json, so that the benchmark runs Gloss with the same node flags, and
+ * the folder it runs in. It is run directly rather than through npm: npm does not pass SIGTERM on to its child, which
+ * would outlive the benchmark, and `prestart` would rebuild everything for every server (`npm run bench` builds once
+ * instead).
+ */
+const startCommand = (): { readonly args: Array<string>; readonly cwd: string } => {
+  // GLOSS_BENCH_SERVER=<bundle>: that build of the server instead of dist/ (a test runs the benchmark small on its own
+  // build, leaving dist/ alone). The bundle finds its packages from where it lies (node_modules beside its checkout).
+  const bundle = process.env.GLOSS_BENCH_SERVER
+  const cwd = serverCheckout(bundle)
+  const scripts = JSON.parse(fs.readFileSync(path.join(cwd, "package.json"), "utf8")).scripts as Record<string, string>
   // `exec` (npm start replaces its shell with node, so signals reach the server) is the shell's business, not ours.
   const [program, ...args] = (scripts.start ?? "").replace(/^exec\s+/, "").split(/\s+/)
   if (program !== "node") throw new Error(`the start script must run node, found: ${scripts.start}`)
-  // GLOSS_BENCH_SERVER=<bundle>: that build of the server instead of dist/ (a test runs the benchmark small on its own
-  // build, leaving dist/ alone).
-  const bundle = process.env.GLOSS_BENCH_SERVER
-  return bundle === undefined ? args : args.map((arg) => (arg.endsWith("dist/gloss.mjs") ? bundle : arg))
+  return { args: bundle === undefined ? args : args.map((arg) => (arg.endsWith("dist/gloss.mjs") ? path.resolve(bundle) : arg)), cwd }
 }
 
 /** Gloss exactly as `npm start` runs it once built (node flags included), with an owner for the benchmark. */
-export const startGloss = (env: Record<string, string> = {}) =>
-  startProcess("node", startCommand(), {
+export const startGloss = (env: Record<string, string> = {}) => {
+  const { args, cwd } = startCommand()
+  return startProcess("node", args, {
     GLOSS_HOME_PATH: tempHome(),
     GLOSS_PORT: "0",
     GLOSS_HOST: "127.0.0.1",
@@ -140,6 +161,7 @@ export const startGloss = (env: Record<string, string> = {}) =>
     API_KEY: BENCH_API_KEY,
     GLOSS_AUTH_SECRET_KEY: "bench-secret",
     ...env
-  })
+  }, undefined, cwd)
+}
 
 export const BENCH_API_KEY = "bench.api.key.0123456789abcdefghijklmnopqrstuvwxyz"

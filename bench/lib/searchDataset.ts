@@ -54,10 +54,19 @@ export const createSearchDataset = async (baseUrl: string, name: string): Promis
   return { id: dataset.id, properties }
 }
 
-/** Sends bulk bodies `senders` at a time; answers the seconds it took. */
-export const sendBulk = async (baseUrl: string, datasetId: string, bodies: ReadonlyArray<string>, senders = 4) => {
+/**
+ * Sends bulk bodies `senders` at a time; answers the seconds it took. `auth` is the API key's header and value (an
+ * Argilla server's key under its own header name).
+ */
+export const sendBulk = async (
+  baseUrl: string,
+  datasetId: string,
+  bodies: ReadonlyArray<string>,
+  senders = 4,
+  auth: Readonly<Record<string, string>> = { "x-gloss-api-key": BENCH_API_KEY }
+) => {
   const url = `${baseUrl}/api/v1/datasets/${datasetId}/records/bulk`
-  const headers = { "content-type": "application/json", "x-gloss-api-key": BENCH_API_KEY }
+  const headers = { "content-type": "application/json", ...auth }
   let next = 0
   const started = performance.now()
   await Promise.all(Array.from({ length: senders }, async () => {

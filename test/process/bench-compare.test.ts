@@ -3,6 +3,8 @@
  * worktree of HEAD, built there, and on this tree, one round. This checks the printed table, the result file's shape
  * and that the worktree is gone afterwards; never how fast either side was. The working tree is not built
  * (`--build base`): its dist/ is shared with the other tests, and `agreement` does not use it.
+ *
+ * Then `--suite-code work`: the `small` suite, tiny, against a base that lacks it, on the base's server.
  */
 import { execFile } from "node:child_process"
 import * as fs from "node:fs"
@@ -25,6 +27,27 @@ const run = (args: ReadonlyArray<string>) =>
   })
 
 const git = async (...args: Array<string>) => (await promisify(execFile)("git", args, { cwd: ROOT })).stdout.trim()
+
+/**
+ * A commit of HEAD less `file` (if HEAD has it), made here (a dangling object that git collects later): the history of a
+ * shallow clone may not reach back to before a suite was added.
+ */
+const headLess = async (file: string, message: string) => {
+  const index = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "gloss-compare-index-")), "index")
+  const withIndex = { cwd: ROOT, env: { ...process.env, GIT_INDEX_FILE: index } }
+  await promisify(execFile)("git", ["read-tree", "HEAD"], withIndex)
+  await promisify(execFile)("git", ["rm", "--cached", "--quiet", "--ignore-unmatch", file], withIndex)
+  const tree = (await promisify(execFile)("git", ["write-tree"], withIndex)).stdout.trim()
+  fs.rmSync(path.dirname(index), { recursive: true, force: true })
+  // Named here: a fresh machine's git may know no user to write a commit as.
+  const someone = { GIT_AUTHOR_NAME: "test", GIT_AUTHOR_EMAIL: "test@example.invalid", GIT_COMMITTER_NAME: "test", GIT_COMMITTER_EMAIL: "test@example.invalid" }
+  const commit = (await promisify(execFile)("git", ["commit-tree", tree, "-p", "HEAD", "-m", message], {
+    cwd: ROOT,
+    env: { ...process.env, ...someone }
+  })).stdout.trim()
+  expect(commit).toMatch(/^[0-9a-f]{40}$/)
+  return commit
+}
 
 describe("npm run bench -- compare, small", () => {
   it("runs a suite on HEAD's worktree and on this tree, prints the table and writes its file", async () => {
@@ -82,21 +105,7 @@ describe("npm run bench -- compare, small", () => {
   }, 240_000)
 
   it("reports a suite missing at the base plainly and skips it", async () => {
-    // A commit of this tree less the suite, made here (a dangling object that git collects later): the history of a
-    // shallow clone may not reach back to before the suite was added.
-    const index = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "gloss-compare-index-")), "index")
-    const withIndex = { cwd: ROOT, env: { ...process.env, GIT_INDEX_FILE: index } }
-    await promisify(execFile)("git", ["read-tree", "HEAD"], withIndex)
-    await promisify(execFile)("git", ["rm", "--cached", "--quiet", "bench/suites/queue.ts"], withIndex)
-    const tree = (await promisify(execFile)("git", ["write-tree"], withIndex)).stdout.trim()
-    fs.rmSync(path.dirname(index), { recursive: true, force: true })
-    // Named here: a fresh machine's git may know no user to write a commit as.
-    const someone = { GIT_AUTHOR_NAME: "test", GIT_AUTHOR_EMAIL: "test@example.invalid", GIT_COMMITTER_NAME: "test", GIT_COMMITTER_EMAIL: "test@example.invalid" }
-    const before = (await promisify(execFile)("git", ["commit-tree", tree, "-p", "HEAD", "-m", "the tree without the queue suite"], {
-      cwd: ROOT,
-      env: { ...process.env, ...someone }
-    })).stdout.trim()
-    expect(before).toMatch(/^[0-9a-f]{40}$/)
+    const before = await headLess("bench/suites/queue.ts", "the tree without the queue suite")
     const failed = await run([before, "queue", "--build", "none"]).then(() => undefined, (error: { code: number; stdout: string; stderr: string }) => error)
     expect(failed?.code).toBe(1)
     expect(failed?.stderr).toContain(`compare: queue: not in ${before} (`)
@@ -104,6 +113,37 @@ describe("npm run bench -- compare, small", () => {
     expect(failed?.stderr).not.toContain("checked out in")
     expect(failed?.stdout).toBe("")
   }, 60_000)
+
+  it("with --suite-code work, runs this tree's suite on both sides, the base's on the base's server", async () => {
+    const before = await headLess("bench/suites/small.ts", "the tree without the small suite")
+    const { stdout, stderr } = await run([
+      before, "small", "--suite-code", "work", "--records", "300", "--seconds", "0.5", "--rounds", "1", "--build", "base"
+    ])
+
+    expect(stderr).not.toContain("skipped")
+    const tree = /checked out in (\S+)/.exec(stderr)?.[1] ?? ""
+    expect(tree).not.toBe("")
+    expect(stderr).toContain(`compare: this tree's suite code on both sides; the base's server is ${path.join(tree, "dist/gloss.mjs")}`)
+    expect(stderr).toContain(`compare: building ${before} (npm run build)`)
+    expect(stdout).toContain("the working tree's suite code on both sides; ratio = working / base")
+    const cells = (metric: string) => stdout.split("\n").find((line) => line.startsWith(`${metric} `))?.trim().split(/\s+/)
+    expect(cells("records")).toEqual(["records", "300", "300", "1", "1"])
+    // The same dataset on both servers: the same matches.
+    const matches = cells("sqlite.database.matches.textAndRange")
+    expect(matches?.[1]).toBe(matches?.[2])
+    for (const metric of ["sqlite.database.ingest.recordsPerSecond", "sqlite.database.textAndRange.oneClient.latencyMs.p50"]) {
+      const row = cells(metric)
+      expect(row?.length, metric).toBe(6)
+      expect(Number(row?.[2]), metric).toBeGreaterThan(0)
+      expect(Number(row?.[3]), metric).toBeGreaterThan(0)
+    }
+
+    const file = fs.readdirSync(resultsDir).find((name) => name.startsWith("compare-small-")) ?? ""
+    const result = JSON.parse(fs.readFileSync(path.join(resultsDir, file), "utf8"))
+    expect(result).toMatchObject({ suite: "small", suiteCode: "work", base: { commit: before }, rounds: 1 })
+    expect(result.options).toEqual({ records: "300", seconds: "0.5" })
+    expect(fs.existsSync(path.dirname(tree))).toBe(false)
+  }, 240_000)
 
   it("refuses a ref that is no commit", async () => {
     const failed = await run(["no-such-ref-anywhere", "agreement"]).then(() => undefined, (error: { code: number; stderr: string }) => error)

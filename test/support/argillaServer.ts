@@ -1,16 +1,18 @@
 /**
  * A real Argilla server (argilla-server 2.8.0 from PyPI, in .venv-argilla-server: scripts/argilla-server.sh) with its
- * own worker, on a fresh SQLite file or PostgreSQL database, for the tests of `gloss migrate from-argilla`; and the
- * filler (test/support/argilla_fill.py, run with the Argilla SDK of .venv) that fills one through the SDK.
+ * own worker, on a fresh SQLite file or PostgreSQL database, for the tests of `gloss migrate from-argilla` and the
+ * `small` benchmark's peer (bench/lib/argillaPeer.ts); and the filler (test/support/argilla_fill.py, run with the
+ * Argilla SDK of .venv) that fills one through the SDK.
  *
  * Each server gets a temporary home folder, a free port and a Redis database number of its own (RQ's queue names
  * are fixed, so two servers' workers on one Redis database would take each other's jobs): numbers 8 to 15, held by
  * a lock file while the server runs and taken only when empty. It indexes into the test Elasticsearch (9201, or the
- * first of GLOSS_TEST_ELASTICSEARCH_URL), not OpenSearch: Argilla 2.8.0 asks OpenSearch for k-NN vector fields on an
- * index with `index.knn: false`, which the k-NN plugin of OpenSearch 2.19 refuses, so no dataset with vector settings
- * could be published there. The test Elasticsearch has no Painless, which Argilla's single-response endpoints
- * (create, update, delete one response) use to update the index: they answer 500 here, and the filler changes
- * responses through bulk record upserts instead.
+ * first of GLOSS_TEST_ELASTICSEARCH_URL) unless `search` names another cluster, and not into OpenSearch for the
+ * tests: Argilla 2.8.0 asks OpenSearch for k-NN vector fields on an index with `index.knn: false`, which the k-NN
+ * plugin of OpenSearch 2.19 refuses, so no dataset with vector settings could be published there (the `small`
+ * benchmark runs it on OpenSearch all the same, with datasets without vectors). The test Elasticsearch has no
+ * Painless, which Argilla's single-response endpoints (create, update, delete one response) use to update the index:
+ * they answer 500 here, and the filler changes responses through bulk record upserts instead.
  *
  * stop() ends both processes (their process groups), deletes the server's indices, drops the PostgreSQL database,
  * empties the Redis database and removes the folder; if the test process exits first, the processes are killed.
@@ -54,11 +56,16 @@ export interface ArgillaServer {
   readonly sqlitePath?: string
   /** The server's and the worker's output so far (for a failing test's message). */
   readonly output: () => string
+  /** The server's process id (not the worker's), for its memory. */
+  readonly serverPid: number
   readonly stop: () => Promise<void>
 }
 
-/** Why no Argilla server can be started here (the venv or a pinned package is missing), or undefined. */
-export const argillaServerProblem = (): string | undefined => {
+/**
+ * Why no Argilla server can be started here (the venv or a pinned package is missing), or undefined. `sdk: false`
+ * leaves out the SDK's venv, which only the filler needs.
+ */
+export const argillaServerProblem = (options: { readonly sdk?: boolean } = {}): string | undefined => {
   if (!fs.existsSync(SERVER_PYTHON)) return `no ${path.relative(ROOT, SERVER_PYTHON)} (run scripts/argilla-server.sh)`
   const lib = path.join(ARGILLA_SERVER_VENV, "lib")
   const python = fs.readdirSync(lib).find((name) => name.startsWith("python3"))
@@ -68,7 +75,7 @@ export const argillaServerProblem = (): string | undefined => {
     .filter(([, name, version]) => site === undefined || !fs.existsSync(path.join(site, `${name?.replaceAll("-", "_")}-${version}.dist-info`)))
     .map(([pin]) => pin)
   if (missing.length > 0) return `${path.relative(ROOT, ARGILLA_SERVER_VENV)} lacks ${missing.join(", ")} (run scripts/argilla-server.sh)`
-  if (!fs.existsSync(SDK_PYTHON)) return "no .venv/bin/python for the Argilla SDK (run scripts/services.sh)"
+  if (options.sdk !== false && !fs.existsSync(SDK_PYTHON)) return "no .venv/bin/python for the Argilla SDK (run scripts/services.sh)"
   return undefined
 }
 
@@ -225,10 +232,17 @@ const datasetIds = async (url: string, apiKey: string): Promise<ReadonlyArray<st
   }
 }
 
-export const startArgillaServer = async (options: { readonly database: ArgillaDatabase }): Promise<ArgillaServer> => {
-  const problem = argillaServerProblem()
+export interface ArgillaServerOptions {
+  readonly database: ArgillaDatabase
+  /** The cluster it indexes into: the test Elasticsearch unless named. */
+  readonly search?: { readonly engine: "elasticsearch" | "opensearch"; readonly url: string }
+}
+
+export const startArgillaServer = async (options: ArgillaServerOptions): Promise<ArgillaServer> => {
+  const problem = argillaServerProblem({ sdk: false })
   if (problem !== undefined) throw new Error(`cannot start argilla-server: ${problem}`)
 
+  const search = options.search ?? { engine: "elasticsearch", url: ELASTICSEARCH_URL }
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "gloss-argilla-"))
   const owner = { username: "owner", password: "owner-password-1", apiKey: `owner.${crypto.randomBytes(16).toString("hex")}` }
   const cleanups: Array<() => Promise<void>> = [async () => fs.rmSync(home, { recursive: true, force: true })]
@@ -241,7 +255,7 @@ export const startArgillaServer = async (options: { readonly database: ArgillaDa
     process.removeListener("exit", killAll)
     if (url !== "") {
       const ids = await datasetIds(url, owner.apiKey)
-      await Promise.all(ids.map((id) => fetch(`${ELASTICSEARCH_URL}/rg.${id}`, { method: "DELETE" }).catch(() => undefined)))
+      await Promise.all(ids.map((id) => fetch(`${search.url}/rg.${id}`, { method: "DELETE" }).catch(() => undefined)))
     }
     await Promise.all(children.map(stopChild))
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined)
@@ -268,8 +282,8 @@ export const startArgillaServer = async (options: { readonly database: ArgillaDa
       HOME: home,
       ARGILLA_HOME_PATH: home,
       ARGILLA_DATABASE_URL: argillaDatabaseUrl,
-      ARGILLA_SEARCH_ENGINE: "elasticsearch",
-      ARGILLA_ELASTICSEARCH: ELASTICSEARCH_URL,
+      ARGILLA_SEARCH_ENGINE: search.engine,
+      ARGILLA_ELASTICSEARCH: search.url,
       ARGILLA_ELASTICSEARCH_SSL_VERIFY: process.env.GLOSS_TEST_SEARCH_SSL_VERIFY ?? "true",
       ARGILLA_REDIS_URL: `redis://${REDIS.host}:${REDIS.port}/${redisDb}`,
       // Telemetry off (Argilla 2.8.0 reads the Hub's variables; ARGILLA_ENABLE_TELEMETRY only warns it is deprecated).
@@ -325,6 +339,7 @@ export const startArgillaServer = async (options: { readonly database: ArgillaDa
       databaseUrl,
       ...(options.database === "sqlite" ? { sqlitePath } : {}),
       output: () => `${server.output()}\n--- worker:\n${worker.output()}`,
+      serverPid: server.child.pid ?? 0,
       stop
     }
   } catch (error) {
