@@ -72,7 +72,7 @@ describe.skipIf(!dialects.includes("postgres"))("PostgreSQL text matches", () =>
         const statements: Array<readonly [string, ReadonlyArray<unknown>]> = []
         const read: Read = (statement) => Effect.sync(() => (statements.push(statement.compile()), []))
         const where = sql`r.dataset_id = ${schema.datasetId} and r.status = 'pending'`
-        const paged = { from, where, order: [sql`m.score desc`], score: sql`m.score`, limit: 50, offset: 0, countUpTo: 10_000 }
+        const paged = { from, where, order: [{ key: sql`m.score`, desc: true }], score: sql`m.score`, limit: 50, offset: 0, countUpTo: 10_000 }
         yield* rankedPage(sql, { read, readInTurn: () => Effect.die("a ranked page reads one statement") }, { ...paged, sequence: sql`r.seq`, window: 10_000 })
         const [statement, params] = statements[0]!
         const plan = (yield* sql.unsafe<{ "QUERY PLAN": string }>(`explain (verbose, costs off) ${statement}`, params))

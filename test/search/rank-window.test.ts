@@ -136,6 +136,26 @@ for (const dialect of dialects) {
           const all = yield* search(dataset, {}, "?limit=4")
           expect([all.total, all.total_relation]).toEqual([10, "gte"])
         }))
+
+      it.effect("a sorted page is the same whether its matches fit under the bound (one read) or not (read again)", () =>
+        Effect.gen(function*() {
+          const dataset = yield* corpus
+          const half = (order: "asc" | "desc") => [{ scope: { entity: "metadata", metadata_property: "half" }, order }]
+          const ids = (page: Page) => page.items.map((item) => item.record.external_id)
+          // Three matches, under the bound of 10: the page and its total come from one read of them.
+          const rare = yield* search(dataset, {
+            filters: { and: [{ type: "terms", scope: { entity: "metadata", metadata_property: "kind" }, values: ["rare"] }] },
+            sort: half("asc")
+          })
+          expect(ids(rare)).toEqual(["r38", "r37", "r39"])
+          expect([rare.total, rare.total_relation]).toEqual([3, "eq"])
+          // Forty, past it: the page is ordered from every match, odd ones first, then in the order they were added.
+          const every = yield* search(dataset, { sort: half("desc") }, "?limit=4&offset=2")
+          expect(ids(every)).toEqual(["r5", "r7", "r9", "r11"])
+          expect([every.total, every.total_relation]).toEqual([10, "gte"])
+          const deep = yield* search(dataset, { sort: half("desc") }, "?limit=4&offset=20")
+          expect(ids(deep)).toEqual(["r0", "r2", "r4", "r6"])
+        }))
     })
 
     layer(TestServerLive(dialect, { GLOSS_SEARCH_ENGINE: "database", GLOSS_SEARCH_TRACK_TOTAL_HITS: "0" }), {

@@ -39,7 +39,7 @@ describe("SQLite text matches", () => {
         const statements: Array<readonly [string, ReadonlyArray<unknown>]> = []
         const read: Read = (statement) => Effect.sync(() => (statements.push(statement.compile()), []))
         const where = sql`r.dataset_id = ${schema.datasetId} and r.status = 'pending'`
-        const paged = { from, where, order: [sql`m.score desc`], score: sql`m.score`, limit: 50, offset: 0, countUpTo: 10_000 }
+        const paged = { from, where, order: [{ key: sql`m.score`, desc: true }], score: sql`m.score`, limit: 50, offset: 0, countUpTo: 10_000 }
         yield* rankedPage(sql, { read, readInTurn: () => Effect.die("a ranked page reads one statement") }, { ...paged, sequence: sql`r.rowid`, window: 10_000 })
         expect(statements).toHaveLength(1)
         const [statement, params] = statements[0]!

@@ -15,7 +15,7 @@ import { SearchEngine } from "../SearchEngine.js"
 import type { Allowed } from "../vectors/VectorStore.js"
 import { VectorStore } from "../vectors/VectorStore.js"
 import { VectorStoreLive } from "../vectors/VectorStoreLive.js"
-import { clauses } from "./clauses.js"
+import { clauses, type OrderKey } from "./clauses.js"
 import { isMalformedJson, type JsonSql, jsonSql } from "./json.js"
 import { page, rankedPage } from "./pages.js"
 import { postgresTextIndex } from "./postgresText.js"
@@ -110,11 +110,11 @@ const DatabaseEngine = Layer.scoped(
       }
 
       const shuffle = query.sort.length === 0 && query.user !== undefined
-      const order = [
+      const order: ReadonlyArray<OrderKey> = [
         ...c.sorts(query.sort),
-        ...(shuffle ? [shuffled(seedOf(query.user ?? ""))] : []),
-        ...(!shuffle && query.sort.length === 0 && match !== undefined ? [sql`m.score desc`] : []),
-        sequence
+        ...(shuffle ? [{ key: shuffled(seedOf(query.user ?? "")), desc: false }] : []),
+        ...(!shuffle && query.sort.length === 0 && match !== undefined ? [{ key: sql`m.score`, desc: true }] : []),
+        { key: sequence, desc: false }
       ]
       const score = match === undefined ? sql`null` : sql`m.score`
       const paged = { from, where, order, score, limit: query.limit, offset: query.offset, countUpTo: searchConfig.trackTotalHits, count: unscored }

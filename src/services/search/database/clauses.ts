@@ -9,6 +9,12 @@ import type { JsonSql } from "./json.js"
 
 type Fragment = Statement.Fragment
 
+/** A key of a search's order: an expression over the record (`r`) and its text match (`m`), and its direction. */
+export interface OrderKey {
+  readonly key: Fragment
+  readonly desc: boolean
+}
+
 const toNumber = (bound: number | string | undefined) =>
   bound === undefined ? undefined : typeof bound === "number" ? bound : Number(bound)
 
@@ -97,10 +103,11 @@ export const clauses = (sql: SqlClient.SqlClient, json: JsonSql, user: UserId | 
     }
   }
 
-  const sorts = (list: ReadonlyArray<SearchSort>): ReadonlyArray<Fragment> =>
+  /** Each sort as keys of the order, nulls last either way. */
+  const sorts = (list: ReadonlyArray<SearchSort>): ReadonlyArray<OrderKey> =>
     list.flatMap(({ order, scope }) => {
       const key = sortKey(scope)
-      return [sql`(${key}) is null`, order === "desc" ? sql`${key} desc` : sql`${key} asc`]
+      return [{ key: sql`(${key}) is null`, desc: false }, { key, desc: order === "desc" }]
     })
 
   return { filter, sorts } as const

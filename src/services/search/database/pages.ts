@@ -11,6 +11,7 @@ import { Effect, Schema } from "effect"
 import { DbInt } from "../../../codecs/columns.js"
 import { decodeHits, decodeRanked } from "../../../codecs/hitRows.js"
 import type { SearchHits } from "../Query.js"
+import type { OrderKey } from "./clauses.js"
 import type { SearchReadsShape } from "./SearchReads.js"
 
 const decodeCount = Schema.decodeUnknown(Schema.Array(Schema.Struct({ n: DbInt })))
@@ -22,7 +23,7 @@ export interface PageQuery {
   /** `from` and `where` select the matches (records as `r`); `order` and `score` rank them. */
   readonly from: Statement.Fragment
   readonly where: Statement.Fragment
-  readonly order: ReadonlyArray<Statement.Fragment>
+  readonly order: ReadonlyArray<OrderKey>
   readonly score: Statement.Fragment
   readonly limit: number
   readonly offset: number
@@ -64,19 +65,56 @@ const answer = (hits: SearchHits["hits"], offset: number, counted: Counted): Sea
     : { hits, ...counted }
 }
 
+/** `order by` over the keys themselves (`r.…`, `m.…`), or over the columns `o0`, `o1`, … of `w` that hold them. */
+const orderBy = (sql: SqlClient.SqlClient, order: ReadonlyArray<OrderKey>, projected: boolean) =>
+  sql.csv(order.map(({ desc, key }, i) => {
+    const expression = projected ? sql.unsafe(`w.o${i}`) : key
+    return desc ? sql`${expression} desc` : expression
+  }))
+
 /**
- * The page and its total, asked for in one go: on SQLite one call to the worker, which counts only when the page
- * was full (or empty past the start). Read one after the other, a search crossed to the worker twice, a visible share
- * of a search over a small dataset (`npm run bench -- small`).
+ * The page and its total. With a bound on the count, one statement reads the first `countUpTo` + 1 matches that
+ * pass the filters with their order's keys, counts them (`count(*) over ()`) and cuts the page from them: when there
+ * are at most `countUpTo`, that is every match, and the page and its total are exact. Only past the bound is the
+ * page ordered again from every match (`fullPage`); its total is then "at least the bound" without counting more. A
+ * page and a separate count read every match twice: the count scanned the text's matches and filtered them again,
+ * which made a text search with a metadata range on a small dataset cost a fifth more than one statement (`npm run
+ * bench -- compare … small`).
  */
 export const page = (sql: SqlClient.SqlClient, reads: PageReads, query: PageQuery) =>
   Effect.gen(function*() {
-    const { from, where, order, score, limit, offset } = query
+    const { countUpTo: bound, from, limit, offset, order, score, where } = query
+    if (bound === 0) return yield* fullPage(sql, reads, query)
+    const keys = sql.csv(order.map(({ key }, i) => sql`${key} as ${sql.unsafe(`o${i}`)}`))
+    const rows = yield* decodeRanked(yield* reads.read(sql`select w.id, w.score, count(*) over () as n from (
+        select r.id as id, ${score} as score, ${keys} from ${from} where ${where} limit ${bound + 1}) w
+      order by ${orderBy(sql, order, true)} limit ${limit} offset ${offset}`))
+    const passing = rows[0]?.n
+    const hits = rows.map(({ id, score }) => ({ id, score }))
+    // Nothing on the page: no match passes, or (past the start) the page is past the end, and then how far is counted.
+    if (passing === undefined) return offset === 0 ? { hits, total: 0, totalRelation: "eq" } satisfies SearchHits : yield* fullPage(sql, reads, query)
+    if (passing <= bound) return { hits, total: passing, totalRelation: "eq" } satisfies SearchHits
+    const full = yield* Effect.flatMap(reads.read(pageStatement(sql, query)), decodeHits)
+    return answer(full, offset, { total: bound, totalRelation: "gte" })
+  })
+
+/** The page ordered from every match. */
+const pageStatement = (sql: SqlClient.SqlClient, query: PageQuery) =>
+  sql`select r.id, ${query.score} as score from ${query.from} where ${query.where}
+    order by ${orderBy(sql, query.order, false)} limit ${query.limit} offset ${query.offset}`
+
+/**
+ * The page ordered from every match, and its total, asked for in one go: on SQLite one call to the worker, which
+ * counts only when the page was full (or empty past the start).
+ */
+const fullPage = (sql: SqlClient.SqlClient, reads: PageReads, query: PageQuery) =>
+  Effect.gen(function*() {
+    const { limit, offset } = query
     // A short page that is not past the end tells the total without counting.
     const short = { from: offset === 0 ? 0 : 1, to: limit - 1 }
     const [pageRows, countRows] = yield* reads.readInTurn([
-      { statement: sql`select r.id, ${score} as score from ${from} where ${where} order by ${sql.csv(order)} limit ${limit} offset ${offset}` },
-      { statement: countStatement(sql, query.count ?? from, where, query.countUpTo), skipWhenPrevious: short }
+      { statement: pageStatement(sql, query) },
+      { statement: countStatement(sql, query.count ?? query.from, query.where, query.countUpTo), skipWhenPrevious: short }
     ])
     const hits = yield* decodeHits(pageRows ?? [])
     return countRows == null
@@ -109,11 +147,11 @@ export const rankedPage = (sql: SqlClient.SqlClient, reads: PageReads, query: Ra
       order by w.score desc, w.seq limit ${limit} offset ${offset}`))
     const passing = rows[0]?.n
     // Nothing on this page: no match passes (offset 0), or the page is past what the window holds.
-    if (passing === undefined) return offset === 0 ? { hits: [], total: 0, totalRelation: "eq" } satisfies SearchHits : yield* page(sql, reads, query)
+    if (passing === undefined) return offset === 0 ? { hits: [], total: 0, totalRelation: "eq" } satisfies SearchHits : yield* fullPage(sql, reads, query)
     const hits = rows.map(({ id, score }) => ({ id, score }))
     const whole = passing <= window
     // Past the window's end (more matches than it holds): rank every match for this page.
-    if (!whole && offset + limit > window) return yield* page(sql, reads, query)
+    if (!whole && offset + limit > window) return yield* fullPage(sql, reads, query)
     // The window counted every match that passes when it held them all, and as far as the bound when that is smaller.
     const counted: Counted = whole
       ? bound > 0 && passing > bound ? { total: bound, totalRelation: "gte" as const } : { total: passing, totalRelation: "eq" as const }
