@@ -66,7 +66,7 @@ export const throughArgilla = async (database: "sqlite" | "postgresql", sizes: S
   const server = await startArgillaServer({ database, search: { engine: "opensearch", url: OPENSEARCH_URL } })
   try {
     const { id, vectorsSkipped } = await publishedDataset(server, `small-${Date.now()}`, sizes.dimensions, engine)
-    const target = { url: server.url, apiKey: server.ownerApiKey, peakRss: () => rssOf(server.serverPid, "VmHWM") }
+    const target = { url: server.url, apiKey: server.ownerApiKey, peakRss: () => rssOf(server.serverPid, "VmHWM"), pid: server.serverPid }
     const loaded = progress("argilla ingest", await ingest(target, id, sizes.records, vectorsSkipped === undefined ? sizes.dimensions : undefined))
     return {
       server: `argilla-server 2.8.0 on ${database === "sqlite" ? "SQLite" : "PostgreSQL"} and ${engine}`,

@@ -165,3 +165,17 @@ export const startGloss = (env: Record<string, string> = {}) => {
 }
 
 export const BENCH_API_KEY = "bench.api.key.0123456789abcdefghijklmnopqrstuvwxyz"
+
+/** Clock ticks a second in /proc/<pid>/stat (USER_HZ, 100 on Linux). */
+const CLOCK_TICKS = 100
+
+/** CPU seconds (user + system) the process has used so far, from /proc (Linux); 0 elsewhere. */
+export const cpuSecondsOf = (pid: number | undefined): number => {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+    // utime and stime, the 14th and 15th fields of the line (the 12th and 13th after the command's name).
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+  } catch {
+    return 0
+  }
+}

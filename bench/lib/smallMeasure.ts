@@ -5,14 +5,19 @@
  */
 import { fetchRetrying } from "./http.js"
 import { type LatencyResult, measureLatency } from "./latency.js"
+import { cpuSecondsOf } from "./processes.js"
 import { sendBulk } from "./searchDataset.js"
 import { ARGILLA_KEY_HEADER, smallBulkBodies, textAndRangeBody, textOnlyBody, vectorBody } from "./smallDataset.js"
 
-/** A server under test: its base URL, the owner's key, and its peak RSS so far in bytes. */
+/**
+ * A server under test: its base URL, the owner's key, its peak RSS so far in bytes, and the process whose CPU time
+ * is the server's (every thread of it counted).
+ */
 export interface Target {
   readonly url: string
   readonly apiKey: string
   readonly peakRss: () => number
+  readonly pid: number | undefined
 }
 
 export interface Sizes {
@@ -63,9 +68,20 @@ export interface SearchFigures {
    * `textOnly` is lower than an engine's that counts every match.
    */
   readonly matches: { readonly textAndRange: number; readonly textOnly: number }
-  readonly textAndRange: { readonly oneClient: LatencyResult; readonly eightClients: LatencyResult }
-  readonly vector: { readonly oneClient: LatencyResult } | { readonly skipped: string }
-  readonly textOnly: { readonly oneClient: LatencyResult }
+  readonly textAndRange: { readonly oneClient: Measured; readonly eightClients: Measured }
+  readonly vector: { readonly oneClient: Measured } | { readonly skipped: string }
+  readonly textOnly: { readonly oneClient: Measured }
+}
+
+/** Latencies and the server's CPU time per request: on a machine other work loads, the latter moves less. */
+export type Measured = LatencyResult & { readonly serverCpuMsPerRequest: number }
+
+/** `measureLatency`, with what the server's process spent meanwhile divided by the requests. */
+const measured = async (target: Target, clients: number, seconds: number, send: (i: number) => Promise<void>): Promise<Measured> => {
+  const before = cpuSecondsOf(target.pid)
+  const result = await measureLatency(clients, seconds, send)
+  const cpu = cpuSecondsOf(target.pid) - before
+  return { ...result, serverCpuMsPerRequest: result.requests === 0 ? 0 : round((cpu * 1000) / result.requests, 2) }
 }
 
 /** The searches, one kind after another; `vectorsSkipped` says why the dataset has no vector setting. */
@@ -90,15 +106,15 @@ export const searches = async (target: Target, datasetId: string, sizes: Sizes, 
     textOnly += await search(textOnlyBody(i))
   }
   const matches = progress("matches of the first five queries", { textAndRange, textOnly })
-  const oneClient = progress("text + range, 1 client", await measureLatency(1, sizes.seconds, byTextAndRange))
-  const eightClients = progress("text + range, 8 clients", await measureLatency(8, sizes.seconds, byTextAndRange))
+  const oneClient = progress("text + range, 1 client", await measured(target, 1, sizes.seconds, byTextAndRange))
+  const eightClients = progress("text + range, 8 clients", await measured(target, 8, sizes.seconds, byTextAndRange))
   let vector: SearchFigures["vector"] = { skipped: vectorsSkipped ?? "" }
   if (vectorsSkipped === undefined) {
     await measureLatency(1, warmUp, byVector)
-    vector = { oneClient: progress("vector top 50, 1 client", await measureLatency(1, sizes.seconds, byVector)) }
+    vector = { oneClient: progress("vector top 50, 1 client", await measured(target, 1, sizes.seconds, byVector)) }
   }
   await measureLatency(1, warmUp, byText)
-  const text = progress("text only, 1 client", await measureLatency(1, sizes.seconds, byText))
+  const text = progress("text only, 1 client", await measured(target, 1, sizes.seconds, byText))
   return {
     ...(firstVectorSearchSeconds === undefined ? {} : { firstVectorSearchSeconds }),
     matches,

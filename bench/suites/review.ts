@@ -6,10 +6,9 @@
  * (`POST …/review/records`), each three times, and accepting every unanimous answer once
  * (`POST …/final-answers/accept-agreed`), on SQLite and PostgreSQL. `--records N` runs it small.
  */
-import * as fs from "node:fs"
 import type { SuiteOptions } from "../run.js"
 import { api } from "../lib/http.js"
-import { BENCH_API_KEY, startGloss } from "../lib/processes.js"
+import { BENCH_API_KEY, cpuSecondsOf, startGloss } from "../lib/processes.js"
 import { withPostgres } from "./ingest.js"
 
 const BATCH = 500
@@ -42,17 +41,6 @@ const gloss = (baseUrl: string) => async (method: string, path: string, body?: u
   return JSON.parse(text)
 }
 
-/** CPU seconds (user + system) the process has used so far, from /proc (Linux); 0 elsewhere. */
-const cpuSecondsOf = (pid: number | undefined): number => {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
-    // utime and stime, the 14th and 15th fields of the line (the 12th and 13th after the command's name).
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
-  } catch {
-    return 0
-  }
-}
-const CLOCK_TICKS = 100
 
 /**
  * Wall-clock seconds from the client, and the server's CPU seconds over the same call: on a machine other work

@@ -52,7 +52,7 @@ const throughGloss = async (backendEnv: Record<string, string>, engine: Engine, 
     const call = argillaApi(server.url, BENCH_API_KEY)
     datasetId = await createSmallDataset(call, `small-${Date.now()}`, sizes.dimensions)
     await call("PUT", `/datasets/${datasetId}/publish`)
-    const target = { url: server.url, apiKey: BENCH_API_KEY, peakRss: server.peakRss }
+    const target = { url: server.url, apiKey: BENCH_API_KEY, peakRss: server.peakRss, pid: server.child.pid }
     const loaded = progress(`${engine} ingest`, await ingest(target, datasetId, sizes.records, sizes.dimensions))
     return { ingest: loaded, ...(await searches(target, datasetId, sizes)), peakRssMB: megabytes(server.peakRss()) }
   } catch (error) {

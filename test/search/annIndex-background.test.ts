@@ -106,6 +106,31 @@ describe("ANN index background work", () => {
         expect(valueReads.map((r) => (r.text.match(/\?/g) ?? []).length)).toEqual([2])
       }), { timeout: 20_000 })
 
+    it.scoped("below the threshold, a write counts the settings' vectors again only once it could reach it", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const { reads, read } = recording()
+        const ann = yield* makeAnnIndex({ rows: vectorRows(sql, read), worker: yield* makeAnnWorker, files: undefined, annFrom: () => 10 })
+        const settings = { id: "01a2102b-399d-732e-875e-093c23e242a2", dimensions: 4 }
+        const write = stampedVectors(sql, settings.id)
+        const counts = () => reads.filter((r) => r.text.includes("count(*) as n from vectors")).length
+        /** Three vectors written and handed over, as a bulk write does. */
+        const batch = Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const written = [yield* write(now), yield* write(now), yield* write(now)]
+          yield* ann.written([settings], written)
+        })
+        yield* batch
+        expect(counts()).toBe(1)
+        // 6 and 9 of at most 10: no count, and no index.
+        yield* batch
+        yield* batch
+        expect([counts(), ann.has(settings.id)]).toEqual([1, false])
+        // 12 could be past it: counted, and the index starts.
+        yield* batch
+        expect([counts(), ann.has(settings.id)]).toEqual([2, true])
+      }), { timeout: 20_000 })
+
     it.scoped("a search does not run the recount (nor the save): the maintenance loop does, in the background", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient

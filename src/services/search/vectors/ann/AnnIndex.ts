@@ -60,6 +60,12 @@ export const makeAnnIndex = (options: {
   Effect.gen(function*() {
     const { copies, files, rows, worker } = options
     const entries = new Map<string, Entry>()
+    /**
+     * Settings without an index: at most how many vectors they have, as last counted plus what this process wrote
+     * since. A write counts again only once that could reach the threshold: a count after every batch of an import
+     * read every vector of the settings each time (`select count(*)` per bulk request, growing with the import).
+     */
+    const atMost = new Map<string, number>()
     // Background work runs in fibers of the index's own runtime, interrupted when its scope closes. Forked from the
     // request that wrote, a fiber would keep that request (and its parsed body) alive for as long as it ran.
     const inBackground = yield* FiberSet.runtime(yield* FiberSet.make())<never>()
@@ -231,6 +237,7 @@ export const makeAnnIndex = (options: {
         Effect.gen(function*() {
           const entry = entries.get(settingsId)
           entries.delete(settingsId)
+          atMost.delete(settingsId)
           const set = entry?.current
           if (entry !== undefined && set !== undefined) {
             // Nothing of the entry's may use its set once closed (a first build still adding its staged vectors).
@@ -284,8 +291,16 @@ export const makeAnnIndex = (options: {
               return yield* schedule(entry)
             }
             // Writes that take the settings past the threshold start the index now, not at the next search.
+            const threshold = options.annFrom(dimensions)
+            const written = vectors.reduce((n, vector) => n + (vector.settingsId === id ? 1 : 0), 0)
+            const known = atMost.get(id)
+            if (known !== undefined && written > 0 && known + written < threshold) {
+              atMost.set(id, known + written)
+              return
+            }
             const count = yield* Effect.orDie(rows.count(id))
-            if (count >= options.annFrom(dimensions)) yield* ensure(id, dimensions, count)
+            atMost.set(id, count)
+            if (count >= threshold) yield* ensure(id, dimensions, count)
           }), { discard: true }),
 
       deleted: Effect.sync(() => {
