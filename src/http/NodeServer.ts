@@ -21,6 +21,13 @@ export const HEADERS_TIMEOUT_MS = 10_000
 export const REQUEST_TIMEOUT_MS = 300_000
 /** How often Node looks for requests past those limits (its default, 30 s, would let one live 40 s). */
 const TIMEOUT_CHECK_MS = 1_000
+/**
+ * How long an idle kept-alive connection stays open. Node's default, 5 s, equals the idle time after which the Python
+ * SDK's httpx drops a connection and is one second above Node's own fetch: a client that sends on a connection the
+ * server is closing that same moment gets no answer and fails the call ("server disconnected", "other side closed").
+ * Longer than every common client's idle limit, the client is always the side that closes.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 75_000
 /** Request line and headers together (Node's default): beyond it the answer is 414 or 431. */
 export const MAX_HEADER_SIZE = 16_384
 
@@ -77,6 +84,7 @@ export const createStoppableServer = (): Server => {
     connectionsCheckingInterval: TIMEOUT_CHECK_MS,
     maxHeaderSize: MAX_HEADER_SIZE
   })
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
   server.on("clientError", answerClientError)
   server.on("request", unavailable(server))
   const close = server.close.bind(server)

@@ -8,7 +8,13 @@ import type { AddressInfo } from "node:net"
 import * as net from "node:net"
 import type { Server, ServerResponse } from "node:http"
 import { afterEach, describe, expect, it } from "vitest"
-import { createStoppableServer, HEADERS_TIMEOUT_MS, MAX_HEADER_SIZE, REQUEST_TIMEOUT_MS } from "../../src/http/NodeServer.js"
+import {
+  createStoppableServer,
+  HEADERS_TIMEOUT_MS,
+  KEEP_ALIVE_TIMEOUT_MS,
+  MAX_HEADER_SIZE,
+  REQUEST_TIMEOUT_MS
+} from "../../src/http/NodeServer.js"
 
 let server: Server | undefined
 afterEach(async () => {
@@ -70,4 +76,29 @@ describe("the Node server's limits", () => {
     expect(HEADERS_TIMEOUT_MS).toBeLessThan(60_000)
     expect(server!.requestTimeout).toBe(REQUEST_TIMEOUT_MS)
   })
+
+  it("keeps an idle connection past the 5 s after which httpx and Node's fetch give theirs up, and says for how long", async () => {
+    const port = await listen(ok)
+    const socket = net.connect(port, "127.0.0.1")
+    let answer = ""
+    let closed = false
+    socket.on("data", (chunk: Buffer) => (answer += chunk.toString("latin1")))
+    socket.on("close", () => (closed = true))
+    const answered = async (count: number) => {
+      while ((answer.match(/HTTP\/1\.1 200/g) ?? []).length < count && !closed) await new Promise((r) => setTimeout(r, 20))
+    }
+    try {
+      socket.write("GET / HTTP/1.1\r\nhost: x\r\n\r\n")
+      await answered(1)
+      expect(answer.toLowerCase()).toContain(`keep-alive: timeout=${KEEP_ALIVE_TIMEOUT_MS / 1000}`)
+      // Past Node's default keep-alive timeout (5 s), the connection still takes a request.
+      await new Promise((r) => setTimeout(r, 5_500))
+      expect(closed).toBe(false)
+      socket.write("GET / HTTP/1.1\r\nhost: x\r\n\r\n")
+      await answered(2)
+      expect((answer.match(/HTTP\/1\.1 200/g) ?? []).length).toBe(2)
+    } finally {
+      socket.destroy()
+    }
+  }, 30_000)
 })

@@ -431,7 +431,8 @@ const runFill = (args: ReadonlyArray<string>) =>
     const timer = setTimeout(() => child.kill("SIGKILL"), FILL_TIME_LIMIT_MS)
     child.on("close", (code, signal) => {
       clearTimeout(timer)
-      if (code !== 0) return reject(new Error(`argilla_fill.py ${args[0]} failed (${code ?? signal}):\n${lastLines(err)}`))
+      // The exception's own line first: a log that shortens the traceback keeps what went wrong.
+      if (code !== 0) return reject(new Error(`argilla_fill.py ${args[0]} failed (${code ?? signal}): ${lastLines(err, 1)}\n${lastLines(err)}`))
       try {
         resolve(JSON.parse(out))
       } catch {

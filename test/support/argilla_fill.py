@@ -41,6 +41,10 @@ WORDS = (
 DIMENSIONS = 8
 # Records per bulk request: the server takes up to 500, the SDK sends 256 by default.
 BATCH = 500
+# Seconds the SDK waits for an answer. Its default, 60, is less than a bulk request of BATCH records with responses,
+# suggestions and vectors takes a real Argilla server on two cores shared with the rest of a CI run (it indexes
+# each record in its search engine and queues an event per record); a timeout there fails the whole fill.
+TIMEOUT = 300
 WEBHOOK_EVENTS = [
     "dataset.created",
     "dataset.updated",
@@ -261,7 +265,7 @@ def user_json(client: rg.Argilla, user: rg.User, password: str) -> Dict[str, Any
 
 def fill(args: argparse.Namespace) -> Dict[str, Any]:
     rnd = random.Random(args.seed)
-    client = rg.Argilla(api_url=args.api_url, api_key=args.api_key)
+    client = rg.Argilla(api_url=args.api_url, api_key=args.api_key, timeout=TIMEOUT)
     owner = client.me
 
     ws1 = client.workspaces.add(rg.Workspace(name="team-one"))
@@ -322,7 +326,7 @@ def fill(args: argparse.Namespace) -> Dict[str, Any]:
 
 def change(args: argparse.Namespace) -> Dict[str, Any]:
     rnd = random.Random(args.seed)
-    client = rg.Argilla(api_url=args.api_url, api_key=args.api_key)
+    client = rg.Argilla(api_url=args.api_url, api_key=args.api_key, timeout=TIMEOUT)
     dataset = client.datasets(id=args.dataset_id)
     if dataset is None:
         raise SystemExit(f"change: no dataset {args.dataset_id}")

@@ -2,13 +2,13 @@
  * One helper boots the whole app for tests: a fresh database, the real server layers, Node's HTTP server on a
  * random loopback port, an owner created by the bootstrap, and typed clients derived from the one `HttpApi`.
  */
-import { createServer } from "node:http"
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Context, Effect, Layer } from "effect"
 import { ServerLive } from "../../src/App.js"
 import { GlossConfig } from "../../src/Config.js"
 import { Api } from "../../src/contract/Api.js"
+import { createStoppableServer } from "../../src/http/NodeServer.js"
 import { LoggingLive } from "../../src/Logging.js"
 import { type Dialect, freshDatabase } from "./databases.js"
 
@@ -68,7 +68,7 @@ export const TestServerOn = (dialect: Dialect, env: Record<string, string>) => {
   )
   return server.pipe(
     Layer.provideMerge(ServerLive),
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
+    Layer.provideMerge(NodeHttpServer.layer(createStoppableServer, { port: 0, host: "127.0.0.1" })),
     Layer.provideMerge(GlossConfig.fromRecord(env)),
     Layer.provide(LoggingLive(TEST_LOG_LEVEL, "text")),
     Layer.provideMerge(FetchHttpClient.layer)
