@@ -123,6 +123,8 @@ const config = Effect.gen(function*() {
       secretKey: V.optionalSecret("GLOSS_AUTH_SECRET_KEY"),
       tokenExpirationSeconds: V.integer("GLOSS_AUTH_TOKEN_EXPIRATION", 86_400, { min: 1, max: 31_536_000 }),
       cacheSeconds: V.number("GLOSS_AUTH_CACHE_SECONDS", 2, { min: 0, max: 300 }),
+      // bcrypt's cost (2^n rounds) for new password hashes; below 4 bcrypt refuses, above 15 a sign-in takes seconds.
+      passwordHashRounds: V.integer("GLOSS_AUTH_PASSWORD_HASH_ROUNDS", 10, { min: 4, max: 15 }),
       // Failed sign-ins (`POST /token`) allowed per username and per client address in a window; 0 turns one off.
       signIn: Config.all({
         maxFailuresPerUser: V.integer("GLOSS_AUTH_SIGNIN_MAX_FAILURES_PER_USER", 10, { min: 0, max: 1_000_000 }),

@@ -16,9 +16,10 @@ import { fromApi } from "../migrate/fromApi.js"
 import { fromDatabase } from "../migrate/fromDatabase.js"
 import { migrate, type Progress } from "../migrate/Migration.js"
 import { Target } from "../migrate/target.js"
+import { Passwords } from "../services/users/Passwords.js"
 import { MigrationsLive } from "./admin.js"
 
-const MigrateLive = Layer.mergeAll(Target.Default, SearchIndex.Default).pipe(
+const MigrateLive = Layer.mergeAll(Target.Default, SearchIndex.Default, Passwords.Default).pipe(
   Layer.provideMerge(SearchEngineLive),
   Layer.provide(MigrationsLive),
   Layer.provideMerge(Database.Default),

@@ -150,6 +150,9 @@ export const variables: ReadonlyArray<Variable> = [
   server("auth", "GLOSS_AUTH_CACHE_SECONDS", value("2"), number(0, 300),
     "How long a process remembers which user a key or token belongs to (`0`: ask the database every request); a " +
       "deleted user or changed role reaches other servers within this time."),
+  server("auth", "GLOSS_AUTH_PASSWORD_HASH_ROUNDS", value("10"), integer(4, 15),
+    "bcrypt's cost for new password hashes: 2^n rounds, so each step doubles the time a sign-in spends hashing. " +
+      "A hash keeps its own cost, so stored passwords (Argilla's cost-12 hashes too) verify whatever the value."),
   server("auth", "GLOSS_AUTH_SIGNIN_MAX_FAILURES_PER_USER", value("10"), integer(0, 1_000_000),
     "Failed sign-ins (`POST /token`) for one username within the window, after which every attempt for it answers " +
       "429 until the window ends; `0`: no limit."),

@@ -15,7 +15,7 @@ import type { DatasetId, RecordId } from "../domain/Ids.js"
 import { SearchIndex } from "../services/records/SearchIndex.js"
 import { SearchEngine } from "../services/search/SearchEngine.js"
 import { apiKeySealingKey } from "../services/secrets/apiKeys.js"
-import { hashPassword } from "../services/users/Credentials.js"
+import { Passwords } from "../services/users/Passwords.js"
 import { type Canonical, fingerprint, fromSource, fromTarget } from "./canonical.js"
 import { MigrationError } from "./errors.js"
 import type * as M from "./model.js"
@@ -65,6 +65,7 @@ export const migrate = (source: ArgillaSource, options: MigrateOptions) =>
     const index = yield* SearchIndex
     const engine = yield* SearchEngine
     const config = yield* GlossConfig
+    const passwords = yield* Passwords
     const sealingKey = yield* apiKeySealingKey(config)
     const report = new Report()
     const { dryRun, onConflict, progress } = options
@@ -115,7 +116,7 @@ export const migrate = (source: ArgillaSource, options: MigrateOptions) =>
         else {
           // The REST API gives no password hashes: a random one-time password, handed to the operator.
           const password = crypto.randomBytes(12).toString("base64url")
-          hash = dryRun ? "" : yield* hashPassword(password)
+          hash = dryRun ? "" : yield* passwords.hash(password)
           report.passwordLinks.push({ username: decision.name, link: password })
         }
       }

@@ -19,6 +19,8 @@ const BASE = {
   GLOSS_LOG_LEVEL: "info",
   HF_HUB_DISABLE_TELEMETRY: "1",
   GLOSS_AUTH_SECRET_KEY: "assignment-servers-secret-with-enough-entropy",
+  // Eight annotators sign up and in: at bcrypt's cheapest cost that is not CPU the rest of the suite waits for.
+  GLOSS_AUTH_PASSWORD_HASH_ROUNDS: "4",
   GLOSS_JOB_WORKERS: "0",
   USERNAME: "owner",
   PASSWORD: "owner-password",

@@ -210,6 +210,7 @@ describe.concurrent.each(SETUPS)("scale-out with kill -9: $name", (setup) => {
         ...(cluster === undefined ? {} : { GLOSS_REDIS_URL: cluster.url, GLOSS_REDIS_USE_CLUSTER: "true" }),
         ...(setup.engine === undefined ? {} : serverEnv(setup.engine)),
         GLOSS_AUTH_SECRET_KEY: SECRET,
+        GLOSS_AUTH_PASSWORD_HASH_ROUNDS: "4",
         GLOSS_JOB_WORKERS: "0",
         GLOSS_HOST: "127.0.0.1",
         GLOSS_PORT: "0",

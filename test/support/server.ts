@@ -44,6 +44,9 @@ export const testServerEnv = (database: { readonly env: Record<string, string> }
   PASSWORD: OWNER.password,
   API_KEY: OWNER.apiKey,
   GLOSS_AUTH_SECRET_KEY: AUTH_SECRET,
+  // bcrypt's cheapest cost: tests create and sign in users by the hundred, and at the default each hash is tens of
+  // milliseconds of CPU the suite shares on two cores. test/unit/passwords.test.ts covers the default cost.
+  GLOSS_AUTH_PASSWORD_HASH_ROUNDS: "4",
   GLOSS_LOG_LEVEL: TEST_LOG_LEVEL,
   // Test servers never talk to the real Hub (the telemetry tests turn it back on against a fake one).
   HF_HUB_DISABLE_TELEMETRY: "1",

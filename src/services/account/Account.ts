@@ -13,7 +13,8 @@ import { now } from "../clock.js"
 import { Database } from "../database/Database.js"
 import { Policy } from "../Policy.js"
 import { ApiKeySeal, apiKeyDigest } from "../users/ApiKeys.js"
-import { generateApiKey, hashPassword, verifyPassword } from "../users/Credentials.js"
+import { generateApiKey } from "../users/Credentials.js"
+import { Passwords } from "../users/Passwords.js"
 import { UserCache } from "../users/UserCache.js"
 import { UsersRepo } from "../users/UsersRepo.js"
 import { WorkspacesRepo } from "../workspaces/WorkspacesRepo.js"
@@ -31,6 +32,7 @@ export class Account extends Effect.Service<Account>()("Gloss/Account", {
     const cache = yield* UserCache
     const seal = yield* ApiKeySeal
     const limits = yield* SignInLimits
+    const passwords = yield* Passwords
 
     const current = (actor: User) =>
       Effect.flatMap(users.findById(actor.id), Option.match({
@@ -49,7 +51,7 @@ export class Account extends Effect.Service<Account>()("Gloss/Account", {
         yield* limits.guard(
           row.username,
           address,
-          Effect.flatMap(verifyPassword(input.current_password, row.password_hash), (valid) =>
+          Effect.flatMap(passwords.verify(input.current_password, row.password_hash), (valid) =>
             valid ? Effect.void : Effect.fail(wrongPassword()))
         )
         if (input.new_password === input.current_password) {
@@ -60,7 +62,7 @@ export class Account extends Effect.Service<Account>()("Gloss/Account", {
           last_name: row.last_name,
           username: row.username,
           role: row.role,
-          password_hash: yield* hashPassword(input.new_password),
+          password_hash: yield* passwords.hash(input.new_password),
           updated_at: yield* now
         }
         yield* db.write(users.update(row.id, changes)).pipe(Effect.ensuring(cache.invalidate))
@@ -99,6 +101,7 @@ export class Account extends Effect.Service<Account>()("Gloss/Account", {
     Database.Default,
     UserCache.Default,
     ApiKeySeal.Default,
-    SignInLimits.Default
+    SignInLimits.Default,
+    Passwords.Default
   ]
 }) {}

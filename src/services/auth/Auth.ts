@@ -4,7 +4,7 @@ import { Unauthorized } from "../../domain/Errors.js"
 import type { User } from "../../domain/User.js"
 import { toUser } from "../users/Users.js"
 import { type UserRow, UsersRepo } from "../users/UsersRepo.js"
-import { verifyPassword } from "../users/Credentials.js"
+import { Passwords } from "../users/Passwords.js"
 import { ApiKeySeal, apiKeyDigest } from "../users/ApiKeys.js"
 import { Tokens } from "./Tokens.js"
 import { UserCache } from "../users/UserCache.js"
@@ -22,6 +22,7 @@ export class Auth extends Effect.Service<Auth>()("Gloss/Auth", {
     const cache = yield* UserCache
     const seal = yield* ApiKeySeal
     const limits = yield* SignInLimits
+    const passwords = yield* Passwords
 
     const orUnauthorized = (found: Option.Option<User>, error: () => Unauthorized) =>
       Option.match(found, { onNone: () => Effect.fail(error()), onSome: Effect.succeed })
@@ -66,7 +67,7 @@ export class Auth extends Effect.Service<Auth>()("Gloss/Auth", {
         address,
         Effect.gen(function*() {
           const row = yield* users.findByUsername(username)
-          const valid = yield* verifyPassword(password, Option.getOrUndefined(Option.map(row, (r) => r.password_hash)))
+          const valid = yield* passwords.verify(password, Option.getOrUndefined(Option.map(row, (r) => r.password_hash)))
           if (!valid || Option.isNone(row)) return yield* Unauthorized.couldNotValidate()
           const token: Token = { access_token: yield* tokens.issue(toUser(row.value)), token_type: "bearer" }
           return token
@@ -76,5 +77,5 @@ export class Auth extends Effect.Service<Auth>()("Gloss/Auth", {
 
     return { byApiKey, byBearerToken, login } as const
   }),
-  dependencies: [UsersRepo.Default, Tokens.Default, UserCache.Default, ApiKeySeal.Default, SignInLimits.Default]
+  dependencies: [UsersRepo.Default, Tokens.Default, UserCache.Default, ApiKeySeal.Default, SignInLimits.Default, Passwords.Default]
 }) {}

@@ -3,7 +3,8 @@ import { Conflict, Unprocessable } from "../../domain/Errors.js"
 import { UserId } from "../../domain/Ids.js"
 import type { User, UserCreate, UserUpdate } from "../../domain/User.js"
 import { now } from "../clock.js"
-import { generateApiKey, hashPassword } from "./Credentials.js"
+import { generateApiKey } from "./Credentials.js"
+import { Passwords } from "./Passwords.js"
 import { ApiKeySeal, apiKeyDigest } from "./ApiKeys.js"
 import { UserCache } from "./UserCache.js"
 import { Database } from "../database/Database.js"
@@ -43,6 +44,7 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
     const db = yield* Database
     const cache = yield* UserCache
     const seal = yield* ApiKeySeal
+    const passwords = yield* Passwords
 
     const find = (id: UserId) => repo.findById(id).pipe(orNotFound("User", id))
 
@@ -68,7 +70,7 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
         role: input.role ?? "annotator",
         api_key_digest: apiKeyDigest(apiKey),
         api_key_sealed: seal.seal(apiKey),
-        password_hash: yield* hashPassword(input.password),
+        password_hash: yield* passwords.hash(input.password),
         inserted_at: at,
         updated_at: at
       }
@@ -108,7 +110,7 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
         last_name: fields.last_name === undefined ? current.last_name : fields.last_name,
         username: fields.username ?? current.username,
         role: fields.role ?? current.role,
-        password_hash: password === undefined ? current.password_hash : yield* hashPassword(password),
+        password_hash: password === undefined ? current.password_hash : yield* passwords.hash(password),
         updated_at: yield* now
       }
       if (changes.username !== current.username && (yield* repo.usernameTaken(changes.username))) {
@@ -146,5 +148,5 @@ export class Users extends Effect.Service<Users>()("Gloss/Users", {
       findByApiKey: (apiKey: string) => repo.findByApiKeyDigest(apiKeyDigest(apiKey))
     } as const
   }),
-  dependencies: [UsersRepo.Default, Policy.Default, Database.Default, UserCache.Default, ApiKeySeal.Default]
+  dependencies: [UsersRepo.Default, Policy.Default, Database.Default, UserCache.Default, ApiKeySeal.Default, Passwords.Default]
 }) {}

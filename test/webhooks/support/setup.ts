@@ -53,6 +53,7 @@ const SetupLayer = (backend: Backend, overrides: Partial<WebhookSettingsShape>) 
       PASSWORD: OWNER.password,
       API_KEY: OWNER.apiKey,
       GLOSS_AUTH_SECRET_KEY: AUTH_SECRET,
+      GLOSS_AUTH_PASSWORD_HASH_ROUNDS: "4",
       GLOSS_LOG_LEVEL: TEST_LOG_LEVEL,
       // The receiver listens on loopback, which webhooks may not post to unless it is listed.
       GLOSS_WEBHOOKS_ALLOWED_HOSTS: "127.0.0.1",
