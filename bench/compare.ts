@@ -19,7 +19,8 @@
  *
  * `--build`: `both` (the default) builds the base and this tree (`npm run bench` has just built this tree, so it is
  * not built twice); `base` builds only the base and runs this tree's dist/ as it is; `none` builds nothing (for the
- * suites that start no server, such as `agreement`).
+ * suites that start no server, such as `agreement`). A build is the server and the client; the web UI only when the
+ * `ui` suite is among those compared (the UI's build is most of a build's time, and no other suite loads it).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -181,6 +182,29 @@ const makeWorktree = (ref: string, commit: string) => {
 }
 
 /** Whether `ref` has `bench/suites/<suite>.ts`: a suite added after the base cannot run there. */
+/** The `npm run` scripts of a package.json's text. */
+export const packageScripts = (text: string): ReadonlyArray<string> => {
+  try {
+    return Object.keys((JSON.parse(text) as { scripts?: Record<string, string> }).scripts ?? {})
+  } catch {
+    return []
+  }
+}
+
+/**
+ * What to build of a version to compare `suites` on: its server and client, or everything when the `ui` suite is
+ * compared or the version has no separate server and client scripts.
+ */
+export const buildScripts = (suites: ReadonlyArray<string>, scripts: ReadonlyArray<string>): ReadonlyArray<string> =>
+  suites.includes("ui") || !scripts.includes("build:server") || !scripts.includes("build:client")
+    ? ["build"]
+    : ["build:server", "build:client"]
+
+const buildVersion = (name: string, tree: string, scripts: ReadonlyArray<string>) => {
+  say(`building ${name} (${scripts.map((script) => `npm run ${script}`).join(", ")})`)
+  for (const script of scripts) runVisible("npm", ["run", script, "--silent"], tree)
+}
+
 const suiteAt = (commit: string, suite: string) => git(["cat-file", "-e", `${commit}:bench/suites/${suite}.ts`]).status === 0
 
 const writeResult = (suite: string, document: unknown, date: string): string | undefined => {
@@ -236,13 +260,13 @@ const compareRun = async (args: ReadonlyArray<string>, suites: CompareSuites): P
       installLocked(ref, worktree.tree)
     }
     if (build !== "none") {
-      say(`building ${ref} (npm run build)`)
-      runVisible("npm", ["run", "build", "--silent"], worktree.tree)
+      const scripts = packageScripts(fs.readFileSync(path.join(worktree.tree, "package.json"), "utf8"))
+      buildVersion(ref, worktree.tree, buildScripts(runnable, scripts))
     }
     // `npm run bench` builds this tree before it starts run.ts.
     if (build === "both" && process.env["npm_lifecycle_event"] !== "bench") {
-      say("building the working tree (npm run build)")
-      runVisible("npm", ["run", "build", "--silent"], ROOT)
+      const scripts = packageScripts(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"))
+      buildVersion("the working tree", ROOT, buildScripts(runnable, scripts))
     }
 
     const baseServer = path.join(worktree.tree, "dist/gloss.mjs")

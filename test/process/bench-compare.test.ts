@@ -11,12 +11,15 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { promisify } from "node:util"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ensureDistServer } from "../support/glossBundle.js"
 
 const ROOT = path.resolve(import.meta.dirname, "../..")
 const TSX = path.join(ROOT, "node_modules/.bin/tsx")
 const resultsDir = fs.mkdtempSync(path.join(os.tmpdir(), "gloss-compare-test-"))
 afterAll(() => fs.rmSync(resultsDir, { recursive: true, force: true }))
+// The working side runs this tree's dist/ as it is (`--build base`): a fresh clone has none until something builds it.
+beforeAll(ensureDistServer, 120_000)
 
 const run = (args: ReadonlyArray<string>) =>
   promisify(execFile)(TSX, ["bench/run.ts", "compare", ...args], {
@@ -97,7 +100,7 @@ describe("npm run bench -- compare, small", () => {
     expect(result.table.find((row: { metric: string }) => row.metric === "records")).toMatchObject({ base: [200], head: [200], ratios: [1] })
 
     // The base was built in its worktree, and the worktree removed at the end.
-    expect(stderr).toContain("compare: building HEAD (npm run build)")
+    expect(stderr).toContain("compare: building HEAD (npm run build:server, npm run build:client)")
     const tree = /checked out in (\S+)/.exec(stderr)?.[1]
     expect(tree).toBeDefined()
     expect(fs.existsSync(path.dirname(tree ?? ""))).toBe(false)
@@ -124,7 +127,7 @@ describe("npm run bench -- compare, small", () => {
     const tree = /checked out in (\S+)/.exec(stderr)?.[1] ?? ""
     expect(tree).not.toBe("")
     expect(stderr).toContain(`compare: this tree's suite code on both sides; the base's server is ${path.join(tree, "dist/gloss.mjs")}`)
-    expect(stderr).toContain(`compare: building ${before} (npm run build)`)
+    expect(stderr).toContain(`compare: building ${before} (npm run build:server, npm run build:client)`)
     expect(stdout).toContain("the working tree's suite code on both sides; ratio = working / base")
     const cells = (metric: string) => stdout.split("\n").find((line) => line.startsWith(`${metric} `))?.trim().split(/\s+/)
     expect(cells("records")).toEqual(["records", "300", "300", "1", "1"])

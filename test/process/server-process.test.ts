@@ -9,7 +9,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { FIRST_OWNER_HINT } from "../../src/Bootstrap.js"
-import { buildCli } from "../support/glossBundle.js"
+import { buildCli, ensureDistServer } from "../support/glossBundle.js"
 import { GLOSS } from "../support/processes.js"
 
 const ROOT = path.resolve(import.meta.dirname, "../..")
@@ -166,9 +166,7 @@ describe("gloss server (process)", () => {
   }, 90_000)
 
   it("`npm start` runs the server in npm's place (exec), so a supervisor's SIGTERM to npm stops it", async () => {
-    if (!fs.existsSync(path.join(ROOT, "dist/gloss.mjs"))) {
-      await new Promise((resolve) => spawn("npm", ["run", "build:server", "--silent"], { cwd: ROOT }).once("exit", resolve))
-    }
+    await ensureDistServer()
     // --ignore-scripts skips prestart's full build (the UI), not the start script itself.
     const npm = spawn("npm", ["start", "--ignore-scripts"], {
       cwd: ROOT,

@@ -98,3 +98,26 @@ export const buildCli = async (kind: BuildKind): Promise<string> => {
   return file
 }
 
+
+/**
+ * `dist/` with the server `npm run build:server` makes, built when a fresh clone has none yet, for the tests that
+ * run `dist/gloss.mjs` itself (`npm start`, the benchmark comparison's working side). Built elsewhere and moved in a
+ * file at a time (a rename replaces a file whole), so a test starting `dist/gloss.mjs` meanwhile never reads half of
+ * one. An existing `dist/` is left as it is: it is the developer's, or another file's build of the same sources.
+ */
+export const ensureDistServer = async (): Promise<void> => {
+  const dist = path.join(ROOT, "dist")
+  if (fs.existsSync(path.join(dist, "gloss.mjs"))) return
+  fs.mkdirSync(dist, { recursive: true })
+  const partial = fs.mkdtempSync(path.join(dist, ".build-"))
+  try {
+    await promisify(execFile)(path.join(ROOT, "node_modules/.bin/esbuild"), [...buildServerArgs(), `--outdir=${partial}`], { cwd: ROOT })
+    for (const file of sourceFiles(partial)) {
+      const target = path.join(dist, path.relative(partial, file))
+      fs.mkdirSync(path.dirname(target), { recursive: true })
+      fs.renameSync(file, target)
+    }
+  } finally {
+    fs.rmSync(partial, { recursive: true, force: true })
+  }
+}

@@ -3,6 +3,7 @@
  * JSON path, the direction a figure's name gives, the ratio working/base pair by pair and their median.
  */
 import { describe, expect, it } from "vitest"
+import { buildScripts, packageScripts } from "../../bench/compare.js"
 import { betterOf, compareTable, formatTable, median, numericLeaves } from "../../bench/lib/compareTable.js"
 
 describe("numericLeaves", () => {
@@ -129,5 +130,19 @@ describe("formatTable", () => {
     // Every line's columns end at the same place as the header's.
     const end = lines[0]?.length ?? 0
     expect(lines.filter((line) => line.length !== end)).toEqual([])
+  })
+})
+
+describe("what compare builds of a version", () => {
+  const scripts = packageScripts(JSON.stringify({ scripts: { build: "…", "build:server": "…", "build:client": "…", "build:ui": "…" } }))
+
+  it("the server and the client, unless the ui suite is compared", () => {
+    expect(buildScripts(["small", "search"], scripts)).toEqual(["build:server", "build:client"])
+    expect(buildScripts(["small", "ui"], scripts)).toEqual(["build"])
+  })
+
+  it("everything, for a version without separate server and client builds", () => {
+    expect(buildScripts(["small"], packageScripts(JSON.stringify({ scripts: { build: "…", "build:server": "…" } })))).toEqual(["build"])
+    expect(buildScripts(["small"], packageScripts("not json"))).toEqual(["build"])
   })
 })
