@@ -15,7 +15,7 @@ import type { AgreementFigure, QuestionAgreement } from "../../../src/domain/Rev
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
 import { figureName } from "../../src/screens/agreement/figures.js"
 import { AGREEMENT_TEXTS, type AgreementSeeded, answerValues, CAT_LATE_ANSWER, seedAgreement } from "./agreementSeed.js"
-import { buildUi, hasChromium, launch, SCREENSHOTS, signIn } from "./browser.js"
+import { buildUi, hasChromium, launch, photograph, signIn } from "./browser.js"
 import { clientFor } from "./seed.js"
 import { checkScreen } from "./teamChecks.js"
 
@@ -160,7 +160,7 @@ describe.skipIf(!hasChromium)("the agreement page, end to end", () => {
       questionOf(expected.questions, "entities").labels.length > 0 ? 1 : 0
     )
     await checkScreen(page, "agreement")
-    await page.screenshot({ path: `${SCREENSHOTS}/agreement.png`, fullPage: true })
+    await photograph(page, "agreement", { fullPage: true })
 
     // One question picked: the others are gone, the picked one still shows the server's figures.
     await page.getByLabel("Question", { exact: true }).selectOption("topics")

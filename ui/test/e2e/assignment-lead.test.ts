@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { AssigneeSummary } from "../../../src/domain/Assignment.js"
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
 import { LEAD_ROWS, type LeadSeeded, seedAssignmentLead } from "./assignment-leadSeed.js"
-import { buildUi, hasChromium, launch, SCREENSHOTS, signIn } from "./browser.js"
+import { buildUi, hasChromium, launch, photograph, signIn } from "./browser.js"
 import { clientFor } from "./seed.js"
 import { checkScreen } from "./teamChecks.js"
 
@@ -159,7 +159,7 @@ describe.skipIf(!hasChromium)("the lead's assignments page, end to end", () => {
     expect(annRecords.every((item) => item.record.metadata?.["batch"] === "a")).toBe(true)
     await expectTableAsServer(page)
     await checkScreen(page, "assignments")
-    await page.screenshot({ path: `${SCREENSHOTS}/assignments.png`, fullPage: true })
+    await photograph(page, "assignments", { fullPage: true })
 
     // A priority for the same records, without assigning them again: only those records rank higher.
     await assign.getByLabel("Priority (optional)").fill("7")

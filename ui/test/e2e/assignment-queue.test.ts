@@ -25,7 +25,7 @@ import {
   PRIORITY_RECORD,
   seedAssignmentQueue
 } from "./assignmentQueueSeed.js"
-import { buildUi, hasChromium, launch, SCREENSHOTS, signIn } from "./browser.js"
+import { buildUi, hasChromium, launch, photograph, signIn } from "./browser.js"
 import { checkA11y, noSidewaysScroll } from "./checks.js"
 import { clientFor } from "./seed.js"
 
@@ -78,7 +78,7 @@ const reserved = (who: Annotator) =>
 
 const atNarrowWidth = async (page: Page, screen: string, shot?: string) => {
   await page.setViewportSize({ width: 400, height: 900 })
-  if (shot !== undefined) await page.screenshot({ path: `${SCREENSHOTS}/${shot}.png` })
+  if (shot !== undefined) await photograph(page, `${shot}`)
   await checkA11y(page, `${screen} at 400 px`)
   await noSidewaysScroll(page)
   await page.setViewportSize({ width: 1280, height: 900 })
@@ -122,7 +122,7 @@ describe.skipIf(!hasChromium)("web UI: the annotator's own queue", () => {
     // Said in text (the visually hidden part reaches screen readers), and in the title for the pointer.
     expect(await ann.locator(".queue-lease").textContent()).toContain("other annotators will not get it until then")
     expect(await ann.locator(".queue-lease").getAttribute("title")).toMatch(/^Other annotators will not get this record until/)
-    await ann.screenshot({ path: `${SCREENSHOTS}/assignment-queue.png` })
+    await photograph(ann, "assignment-queue")
     await atNarrowWidth(ann, "a pool record", "assignment-queue-narrow")
     await ann.keyboard.press("ArrowRight")
     await expectShown(ann, poolText(0))
@@ -185,7 +185,7 @@ describe.skipIf(!hasChromium)("web UI: the annotator's own queue", () => {
     const sortables = await page.getByLabel("Sort by").locator("option").allInnerTexts()
     expect(sortables).toContain("Inserted time")
     expect(sortables.filter((o) => o.includes("score"))).toEqual([])
-    await page.screenshot({ path: `${SCREENSHOTS}/assignment-blind.png` })
+    await photograph(page, "assignment-blind")
     await checkA11y(page, "blind queue")
     await atNarrowWidth(page, "blind queue")
 

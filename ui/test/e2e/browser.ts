@@ -15,13 +15,27 @@ export const hasChromium = existsSync(CHROMIUM)
 
 export const repoPath = (relative: string) => fileURLToPath(new URL(`../../../${relative}`, import.meta.url))
 
+/** Where the documentation's screenshots live (scripts/docs/screenshots.ts makes the rest of them). */
+const SCREENSHOTS = repoPath("docs/screenshots")
+const DOCS_SCREENSHOTS = process.env["GLOSS_SCREENSHOTS"] === "1"
+
 /**
- * Screenshots go to docs/screenshots (the documentation shows them) only when asked with GLOSS_SCREENSHOTS=1, so an
- * ordinary test run leaves the working tree clean; otherwise they are still taken, into a temporary folder.
+ * A screenshot for the documentation, taken only when asked with GLOSS_SCREENSHOTS=1: an ordinary run leaves the
+ * working tree clean, and does not spend the CPU of a picture nobody looks at (a suite-wide run shares two cores, and
+ * Chromium's encoding is part of what kept its slowest journeys near their time limit).
  */
-export const SCREENSHOTS = process.env["GLOSS_SCREENSHOTS"] === "1"
-  ? repoPath("docs/screenshots")
-  : join(tmpdir(), "gloss-screenshots")
+export const photograph = async (page: Page, name: string, options: { readonly fullPage?: boolean } = {}) => {
+  if (DOCS_SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, ...options })
+}
+
+/** A picture of a screen whose check failed, to look at afterwards (never into docs/screenshots): its path. */
+export const photographFailure = async (page: Page, name: string) => {
+  const folder = join(tmpdir(), "gloss-screenshots")
+  mkdirSync(folder, { recursive: true })
+  const file = join(folder, `${name.replaceAll(/[^A-Za-z0-9-]+/g, "-")}.png`)
+  await page.screenshot({ path: file })
+  return file
+}
 
 /**
  * Builds the UI into dist/ui, where the server under test serves it from; in a test run, test/support/buildUiOnce.ts
@@ -37,7 +51,7 @@ export const buildUi = () => {
       env: { ...process.env, NODE_ENV: "production" }
     })
   }
-  mkdirSync(SCREENSHOTS, { recursive: true })
+  if (DOCS_SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true })
 }
 
 export const launch = () =>

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { DatasetId } from "../../../src/domain/Ids.js"
 import type { DatasetRecord } from "../../../src/domain/Record.js"
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
-import { buildUi, hasChromium, launch, SCREENSHOTS, signIn } from "./browser.js"
+import { buildUi, hasChromium, launch, photograph, signIn } from "./browser.js"
 import { checkA11y, noSidewaysScroll } from "./checks.js"
 import { type BulkSeeded, seedBulk, WEB_ONLY } from "./bulkSeed.js"
 import { clientFor } from "./seed.js"
@@ -99,7 +99,7 @@ describe.skipIf(!hasChromium)("bulk view, end to end", () => {
     await expect.poll(() => page.locator(".bulk-count").innerText()).toBe("29 selected")
     await page.getByRole("radio", { name: /Positive/ }).click()
     await checkA11y(page, "bulk view, all matching selected")
-    await page.screenshot({ path: `${SCREENSHOTS}/bulk.png` })
+    await photograph(page, "bulk")
     await page.getByRole("button", { name: "Submit", exact: true }).click()
     await expect.poll(() => page.locator(".bulk-job h3").innerText(), { timeout: 20_000 }).toBe("Applied")
     expect(await page.locator(".bulk-job-bar").innerText()).toContain("29 of 29")

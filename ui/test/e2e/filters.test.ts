@@ -8,7 +8,7 @@ import { Effect, ManagedRuntime } from "effect"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
-import { buildUi, hasChromium, launch, SCREENSHOTS, signIn } from "./browser.js"
+import { buildUi, hasChromium, launch, photograph, signIn } from "./browser.js"
 import { checkA11y, noSidewaysScroll } from "./checks.js"
 import { type FiltersSeeded, ROWS, seedFilters } from "./filtersSeed.js"
 
@@ -71,7 +71,7 @@ describe.skipIf(!hasChromium)("web UI: sort, filters, find similar, highlighting
     await expectShown(page, row(4))
     expect(await nav(page)).toContain("of 1")
     await checkA11y(page, "suggestion filters open")
-    await page.screenshot({ path: `${SCREENSHOTS}/filters.png` })
+    await photograph(page, "filters")
 
     // My own answers: submitted with Negative is record 3 (model-b, 0.8 also matches the suggestion filter).
     await page.getByRole("button", { name: /^Submitted/ }).click()
@@ -97,7 +97,7 @@ describe.skipIf(!hasChromium)("web UI: sort, filters, find similar, highlighting
     expect(await nav(page)).toMatch(/similarity 0\.000/)
     expect(new URL(page.url()).searchParams.get("order")).toBe("most_similar")
     await checkA11y(page, "find similar")
-    await page.screenshot({ path: `${SCREENSHOTS}/find-similar.png` })
+    await photograph(page, "find-similar")
     await page.getByLabel("Similarity order").selectOption("least_similar")
     await expectShown(page, row(1))
     expect(new URL(page.url()).searchParams.get("order")).toBe("least_similar")

@@ -18,7 +18,7 @@ import { Api } from "../../../src/contract/Api.js"
 import { openParquetWriter } from "../../../src/transfer/hubParquet.js"
 import { type FakeDatasetHub, fakeDatasetHub, HUB_TOKEN } from "../../../test/support/fakeDatasetHub.js"
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
-import { buildUi, hasChromium, launch, SCREENSHOTS, signIn } from "./browser.js"
+import { buildUi, hasChromium, launch, photograph, signIn } from "./browser.js"
 import { checkA11y, sidewaysOverflow } from "./checks.js"
 import { seedImport } from "./importSeed.js"
 
@@ -135,7 +135,7 @@ describe.skipIf(!hasChromium)("the importer, end to end", () => {
     const rejected = page.getByRole("region", { name: "Rows that would be rejected" })
     expect(await rejected.innerText()).toMatch(/4\s+suggestion: 'great' is not a valid label/)
     await checkBothWidths(page, "importer: mapped and checked")
-    await page.screenshot({ path: `${SCREENSHOTS}/import-check.png`, fullPage: true })
+    await photograph(page, "import-check", { fullPage: true })
 
     await page.getByRole("button", { name: "Import records" }).click()
     await expect.poll(() => page.locator(".import-status").last().innerText(), { timeout: 20_000 })
@@ -190,7 +190,7 @@ describe.skipIf(!hasChromium)("the importer, end to end", () => {
       .toContain("Finished. 2 of 2 rows done: 2 imported, 0 rejected.")
     expect(await page.getByRole("progressbar", { name: "Hub import progress" }).getAttribute("value")).toBe("100")
     await checkBothWidths(page, "importer: Hub import finished")
-    await page.screenshot({ path: `${SCREENSHOTS}/import-hub.png`, fullPage: true })
+    await photograph(page, "import-hub", { fullPage: true })
 
     const h1 = (await records()).find((r) => r.external_id === "h1")
     expect(h1).toMatchObject({ fields: { text: "Lovely screen" } })

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Api } from "../../../src/contract/Api.js"
 import { CLIENT_ID, CLIENT_SECRET, startFakeProvider } from "../../../test/oauth/fakeProvider.js"
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
-import { buildUi, firstScreenJs, hasChromium, launch, nextRecordMillis, SCREENSHOTS, signIn } from "./browser.js"
+import { buildUi, firstScreenJs, hasChromium, launch, nextRecordMillis, photograph, signIn } from "./browser.js"
 import { checkA11y } from "./checks.js"
 import { KEYWORDS, seed, type Seeded, TEXTS } from "./seed.js"
 
@@ -35,7 +35,7 @@ const owner = () =>
   )
 
 
-const shoot = (page: Page, name: string) => page.screenshot({ path: `${SCREENSHOTS}/${name}.png` })
+const shoot = (page: Page, name: string) => photograph(page, name)
 
 const cardText = (page: Page) => page.locator(".record-card .span-text").innerText()
 

@@ -8,9 +8,9 @@
  */
 import { Effect, ManagedRuntime } from "effect"
 import type { Browser, BrowserContext, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest"
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
-import { buildUi, hasChromium, launch, SCREENSHOTS, signIn } from "./browser.js"
+import { buildUi, hasChromium, launch, photograph, photographFailure, signIn } from "./browser.js"
 import { axeViolations } from "./checks.js"
 import { type ResponsiveSeeded, seedResponsive } from "./responsiveSeed.js"
 
@@ -96,8 +96,7 @@ const THEMES: ReadonlyArray<Theme> = [
 const WIDTH = 400
 const HEIGHT = 800
 
-/** Every screen in every theme is photographed into a temporary folder; into docs/screenshots, only these. */
-const DOCS_SCREENSHOTS = process.env["GLOSS_SCREENSHOTS"] === "1"
+/** The screens photographed for the documentation (GLOSS_SCREENSHOTS=1); any other only when its check fails. */
 const README_SHOTS = new Set(["narrow-high-contrast-annotation", "narrow-dark-home", "narrow-light-user-settings"])
 
 if (!hasChromium) console.warn("ui e2e: skipped, no Chromium at /usr/bin/chromium (apt-get install chromium)")
@@ -211,7 +210,8 @@ describe.skipIf(!hasChromium)("small screens and themes", () => {
           await screen.setup?.(page)
           expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(theme.background)
           const shot = `narrow-${theme.name}-${screen.name}`.replaceAll(" ", "-")
-          if (!DOCS_SCREENSHOTS || README_SHOTS.has(shot)) await page.screenshot({ path: `${SCREENSHOTS}/${shot}.png` })
+          if (README_SHOTS.has(shot)) await photograph(page, shot)
+          onTestFailed(async () => console.warn(`${shot}: photographed into ${await photographFailure(page, shot)}`))
           // axe first: the layout check moves the focus, which ends states such as the span editor's cursor.
           expect(await axeViolations(page, `${screen.name} (${theme.name})`)).toEqual([])
           expect(await layoutProblems(page)).toEqual([])

@@ -11,7 +11,7 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { RecordId } from "../../../src/domain/Ids.js"
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
-import { buildUi, hasChromium, launch, SCREENSHOTS, signIn } from "./browser.js"
+import { buildUi, hasChromium, launch, photograph, signIn } from "./browser.js"
 import { checkA11y, noSidewaysScroll } from "./checks.js"
 import { QUEUE_TEXTS, type ReviewQueueSeeded, seedReviewQueue } from "./reviewQueueSeed.js"
 import { clientFor } from "./seed.js"
@@ -87,7 +87,7 @@ describe.skipIf(!hasChromium)("review queues and adjudication, end to end", () =
     expect(await sentiment.getAttribute("class")).toContain("disagreement")
     expect(await sentiment.innerText()).toContain("Disagreement")
     await checkA11y(page, "review queue: disagreements")
-    await page.screenshot({ path: `${SCREENSHOTS}/review-queue.png`, fullPage: true })
+    await photograph(page, "review-queue", { fullPage: true })
 
     // `?` lists review mode's keys.
     await page.keyboard.press("Escape")
@@ -185,7 +185,7 @@ describe.skipIf(!hasChromium)("review queues and adjudication, end to end", () =
     await expect.poll(() => nav(page)).toContain("Record 1 of 2")
     await noSidewaysScroll(page)
     await checkA11y(page, "review queue at 400 px")
-    await page.screenshot({ path: `${SCREENSHOTS}/review-queue-narrow.png`, fullPage: true })
+    await photograph(page, "review-queue-narrow", { fullPage: true })
     await page.context().close()
   }, 180_000)
 

@@ -9,7 +9,7 @@ import { Effect, ManagedRuntime } from "effect"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
-import { buildUi, hasChromium, launch, SCREENSHOTS, signIn } from "./browser.js"
+import { buildUi, hasChromium, launch, photograph, signIn } from "./browser.js"
 import { checkA11y, noSidewaysScroll } from "./checks.js"
 import { REVIEW_TEXTS, type ReviewSeeded, seedReview } from "./reviewSeed.js"
 
@@ -84,7 +84,7 @@ describe.skipIf(!hasChromium)("team progress and review mode, end to end", () =>
     expect(disputed).toMatch(/Positive/)
     expect(disputed).toMatch(/Negative/)
     await checkA11y(page, "review mode")
-    await page.screenshot({ path: `${SCREENSHOTS}/review-mode.png`, fullPage: true })
+    await photograph(page, "review-mode", { fullPage: true })
 
     // Only the records with disagreement: the disputed one, alone, counted by the server.
     await page.getByLabel("Review queue", { exact: true }).selectOption("disagreement")
@@ -132,7 +132,7 @@ describe.skipIf(!hasChromium)("team progress and review mode, end to end", () =>
       expect(cells).toEqual(["2: 2 completed · 0 pending", "0: 0 completed · 0 pending", "0: 0 completed · 0 pending"])
     }
     await checkA11y(page, "team progress")
-    await page.screenshot({ path: `${SCREENSHOTS}/team-progress.png` })
+    await photograph(page, "team-progress")
 
     await page.setViewportSize({ width: 400, height: 800 })
     await noSidewaysScroll(page)
@@ -140,7 +140,7 @@ describe.skipIf(!hasChromium)("team progress and review mode, end to end", () =>
     await page.locator(".review-panel").waitFor()
     await noSidewaysScroll(page)
     await checkA11y(page, "review mode at 400 px")
-    await page.screenshot({ path: `${SCREENSHOTS}/review-mode-narrow.png`, fullPage: true })
+    await photograph(page, "review-mode-narrow", { fullPage: true })
     await page.context().close()
   })
 

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Api } from "../../../src/contract/Api.js"
 import { DatasetId } from "../../../src/domain/Ids.js"
 import { OWNER, TestServer, TestServerLive } from "../../../test/support/server.js"
-import { buildUi, hasChromium, launch, SCREENSHOTS, signIn } from "./browser.js"
+import { buildUi, hasChromium, launch, photograph, signIn } from "./browser.js"
 import { checkA11y, sidewaysOverflow } from "./checks.js"
 import { seedSettings } from "./settingsSeed.js"
 
@@ -90,7 +90,7 @@ describe.skipIf(!hasChromium)("dataset settings, creation and import, end to end
     await page.keyboard.press("Enter")
     await page.keyboard.press("Enter")
     await checkA11y(page, "settings: questions")
-    await page.screenshot({ path: `${SCREENSHOTS}/settings-questions.png` })
+    await photograph(page, "settings-questions")
     await checkNarrow(page, "settings: questions")
     await page.getByRole("button", { name: "Save" }).click()
     await expect.poll(() => page.getByRole("status").innerText()).toBe("Saved")
@@ -144,7 +144,7 @@ describe.skipIf(!hasChromium)("dataset settings, creation and import, end to end
     await vector.getByLabel("Title").fill("Embedding")
     await vector.getByLabel("Dimensions").fill("3")
     await checkA11y(page, "new dataset")
-    await page.screenshot({ path: `${SCREENSHOTS}/new-dataset.png` })
+    await photograph(page, "new-dataset")
     await checkNarrow(page, "new dataset")
     await page.getByRole("button", { name: "Create and publish" }).click()
     await page.waitForURL(/\/dataset\/[^/]+\/settings$/)
@@ -169,7 +169,7 @@ describe.skipIf(!hasChromium)("dataset settings, creation and import, end to end
     await page.getByLabel(/CSV \(with a header row\)/).setInputFiles(file)
     await expect.poll(() => page.getByLabel("stars", { exact: true }).inputValue()).toBe("metadata:stars")
     await checkA11y(page, "import: mapping")
-    await page.screenshot({ path: `${SCREENSHOTS}/import.png` })
+    await photograph(page, "import")
     await checkNarrow(page, "import: mapping")
     await page.getByRole("button", { name: "Import records" }).click()
     await page.getByRole("progressbar", { name: "Import progress" }).waitFor()
