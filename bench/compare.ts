@@ -181,7 +181,6 @@ const makeWorktree = (ref: string, commit: string) => {
   return { scratch, tree, remove }
 }
 
-/** Whether `ref` has `bench/suites/<suite>.ts`: a suite added after the base cannot run there. */
 /** The `npm run` scripts of a package.json's text. */
 export const packageScripts = (text: string): ReadonlyArray<string> => {
   try {
@@ -205,6 +204,7 @@ const buildVersion = (name: string, tree: string, scripts: ReadonlyArray<string>
   for (const script of scripts) runVisible("npm", ["run", script, "--silent"], tree)
 }
 
+/** Whether `ref` has `bench/suites/<suite>.ts`: a suite added after the base cannot run there. */
 const suiteAt = (commit: string, suite: string) => git(["cat-file", "-e", `${commit}:bench/suites/${suite}.ts`]).status === 0
 
 const writeResult = (suite: string, document: unknown, date: string): string | undefined => {

@@ -28,6 +28,6 @@ export class Passwords extends Effect.Service<Passwords>()("Gloss/Passwords", {
         Effect.withSpan("Passwords.verify")
       )
 
-    return { hash, verify, rounds } as const
+    return { hash, verify } as const
   })
 }) {}
