@@ -259,7 +259,8 @@ describe.skipIf(!hasChromium)("web UI, end to end", () => {
     await page.getByRole("searchbox", { name: "Search records" }).fill(KEYWORDS[unanswered] ?? "")
     await page.keyboard.press("Enter")
     await expect.poll(() => page.locator(".record-nav").innerText()).toContain("Record 1 of 1")
-    expect(await cardText(page)).toContain(KEYWORDS[unanswered])
+    // The count and the card come from separate answers: wait for the card as well.
+    await expect.poll(() => cardText(page)).toContain(KEYWORDS[unanswered])
     await page.getByRole("searchbox", { name: "Search records" }).fill("")
     await page.keyboard.press("Enter")
     await page.locator(".filters summary").click()
