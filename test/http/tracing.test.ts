@@ -48,6 +48,7 @@ const waitFor = (check: () => boolean) =>
 
 const traced = await collector()
 const quiet = await collector()
+const switchedOn = await collector()
 const workerTraces = await collector()
 
 describe("tracing", () => {
@@ -83,11 +84,23 @@ describe("tracing", () => {
       }))
   })
 
-  it.effect("without an endpoint the tracer stays Effect's own in-process one: nothing is exported", () =>
+  it.effect("without an endpoint the tracer stays Effect's own in-process one, switched off: nothing is exported, no span is made", () =>
     Effect.gen(function*() {
       const standard = yield* Effect.tracer
       const unset = yield* Effect.tracer.pipe(Effect.provide(TracingLive), Effect.provide(GlossConfig.fromRecord({})))
       expect(unset).toBe(standard)
+      // A span made where no one collects them is a no-op one: no clock reads, attributes or parent bookkeeping.
+      const spanUnset = yield* Effect.withSpan(Effect.currentSpan, "unset").pipe(
+        Effect.provide(TracingLive),
+        Effect.provide(GlossConfig.fromRecord({}))
+      )
+      expect(spanUnset).toMatchObject({ name: "unset", spanId: "noop", sampled: false })
+      const spanSet = yield* Effect.withSpan(Effect.currentSpan, "set").pipe(
+        Effect.provide(TracingLive),
+        Effect.provide(GlossConfig.fromRecord({ OTEL_EXPORTER_OTLP_ENDPOINT: switchedOn.url }))
+      )
+      expect(spanSet).toMatchObject({ name: "set", sampled: true })
+      expect(spanSet.spanId).not.toBe("noop")
       const set = yield* Effect.tracer.pipe(
         Effect.provide(TracingLive),
         Effect.provide(GlossConfig.fromRecord({ OTEL_EXPORTER_OTLP_ENDPOINT: quiet.url }))
