@@ -97,6 +97,15 @@ const limitedJson: PropertyDescriptor = {
 }
 
 /**
+ * `effect` run once, when first asked for; later (and concurrent) askers get its result. `Effect.cached`, made
+ * when asked for rather than by an `Effect.runSync` a request: this runs on every request with a body.
+ */
+const once = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> => {
+  let shared: Effect.Effect<A, E> | undefined
+  return Effect.suspend(() => shared ?? Effect.flatMap(Effect.cached(effect), (cached) => (shared ??= cached)))
+}
+
+/**
  * The same request, its body served from the bytes `read` gives (read once, when first asked for): `text` only if
  * they are UTF-8, `json` as `readJson` reads it. Everything else (headers, url, cookies, `urlParamsBody`, which reads
  * `this.text`) is the original's; `multipart` still reads the socket, so a form upload is not read twice.
@@ -105,11 +114,11 @@ const withBody = (
   request: HttpServerRequest.HttpServerRequest,
   read: Effect.Effect<Buffer, HttpServerError.RequestError>
 ): HttpServerRequest.HttpServerRequest => {
-  const bytes = Effect.runSync(Effect.cached(read))
-  const text = Effect.runSync(Effect.cached(Effect.flatMap(bytes, (body) =>
+  const bytes = once(read)
+  const text = once(Effect.flatMap(bytes, (body) =>
     isUtf8(body)
       ? Effect.succeed(body.toString("utf8"))
-      : Effect.fail(new HttpServerError.RequestError({ request, reason: "Decode", cause: new BodyNotUtf8() })))))
+      : Effect.fail(new HttpServerError.RequestError({ request, reason: "Decode", cause: new BodyNotUtf8() }))))
   const array = Effect.map(bytes, (body) => new Uint8Array(body.buffer, body.byteOffset, body.byteLength))
   return overriding(request, {
     json: limitedJson,

@@ -29,7 +29,8 @@ export class SettingsRepo extends Effect.Service<SettingsRepo>()("Gloss/Settings
 
     /**
      * A dataset's four settings lists, which every search and write reads: in one round trip on PostgreSQL (see
-     * `Database.readTogether`); else concurrently, which SQLite's one connection takes in turn.
+     * `Database.readTogether`); else one after the other, as SQLite's one connection would take them anyway (forked
+     * fibers only added the cost of joining them).
      */
     const allOfDataset = (datasetId: DatasetId) =>
       Effect.flatMap(
@@ -42,7 +43,7 @@ export class SettingsRepo extends Effect.Service<SettingsRepo>()("Gloss/Settings
               questions.listByDataset(datasetId),
               metadataProperties.listByDataset(datasetId),
               vectorSettings.listByDataset(datasetId)
-            ], { concurrency: "unbounded" })
+            ])
         })
       )
 

@@ -16,6 +16,7 @@ import { RecordViews } from "./views.js"
 import { resolveQuery, vectorReference } from "../search/resolve.js"
 import { SearchEngine } from "../search/SearchEngine.js"
 import { SearchIndex } from "./SearchIndex.js"
+import { failAfter } from "./deadline.js"
 
 export interface SearchParams {
   readonly offset?: number | undefined
@@ -58,14 +59,11 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
      * A client that goes away interrupts the search the same way.
      */
     const withinBudget = <A, E, R>(search: Effect.Effect<A, E, R>) =>
-      Effect.timeoutFail(search, {
-        duration: Duration.seconds(timeoutSeconds),
-        onTimeout: () =>
-          new ServiceUnavailable({
-            detail: `The search did not finish within ${seconds(timeoutSeconds)} s and was stopped; ` +
-              "try fewer words or narrower filters, or try again later"
-          })
-      })
+      failAfter(search, Duration.toMillis(Duration.seconds(timeoutSeconds)), () =>
+        new ServiceUnavailable({
+          detail: `The search did not finish within ${seconds(timeoutSeconds)} s and was stopped; ` +
+            "try fewer words or narrower filters, or try again later"
+        }))
 
     /**
      * The engine query for a search body, every name resolved in what the caller may see (a 422 otherwise); `None`
