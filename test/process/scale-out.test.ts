@@ -319,6 +319,13 @@ describe.concurrent.each(SETUPS)("scale-out with kill -9: $name", (setup) => {
         // Mid-load: once a few batches are in, with answers going on.
         while (answeredBatches.length < 4) await new Promise((r) => setTimeout(r, 20))
         await Promise.all([killed(running.at(-1)!, "SIGKILL"), killed(w1, "SIGKILL")])
+        // Down until a batch has met it: on a loaded machine one batch to the other server could outlast a fixed
+        // pause and the restart, and then no write would have gone to the dead server. A batch in two goes to it,
+        // so this waits for one or two batches (bounded, in case the load ended first: the check below then fails).
+        const downUntil = Date.now() + 60_000
+        while (unansweredBatches.length === 0 && ingesting && Date.now() < downUntil) {
+          await new Promise((r) => setTimeout(r, 20))
+        }
         await new Promise((r) => setTimeout(r, 500))
         // Both again at once; the server takes its place as soon as it listens, for the clients waiting on it.
         await Promise.all([
