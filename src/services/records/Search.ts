@@ -59,7 +59,7 @@ export class Search extends Effect.Service<Search>()("Gloss/Search", {
      * A client that goes away interrupts the search the same way.
      */
     const withinBudget = <A, E, R>(search: Effect.Effect<A, E, R>) =>
-      failAfter(search, Duration.toMillis(Duration.seconds(timeoutSeconds)), () =>
+      failAfter(search, Duration.seconds(timeoutSeconds), () =>
         new ServiceUnavailable({
           detail: `The search did not finish within ${seconds(timeoutSeconds)} s and was stopped; ` +
             "try fewer words or narrower filters, or try again later"

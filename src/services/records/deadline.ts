@@ -11,11 +11,11 @@
  * `timeoutFail`; an interrupted caller interrupts the effect too. The deadline is the machine's clock (a timer), not
  * Effect's `Clock`: a test's TestClock does not move it.
  */
-import { Effect, Fiber } from "effect"
+import { Duration, Effect, Fiber } from "effect"
 
 export const failAfter = <A, E, R, E2>(
   effect: Effect.Effect<A, E, R>,
-  millis: number,
+  duration: Duration.DurationInput,
   onTimeout: () => E2
 ): Effect.Effect<A, E | E2, R> =>
   Effect.uninterruptibleMask((restore) =>
@@ -29,12 +29,13 @@ export const failAfter = <A, E, R, E2>(
             clearTimeout(timer)
             resume(result)
           }
-          const timer = setTimeout(() => finish(Effect.zipRight(Fiber.interrupt(fiber), Effect.fail(onTimeout()))), millis)
+          const timer = setTimeout(() => finish(Effect.zipRight(Fiber.interrupt(fiber), Effect.fail(onTimeout()))), Duration.toMillis(duration))
           // Called at once when the fiber has already ended.
           fiber.addObserver(finish)
           return Effect.sync(() => {
             done = true
             clearTimeout(timer)
+            fiber.removeObserver(finish)
           })
         })
       ).pipe(Effect.onInterrupt(() => Fiber.interrupt(fiber)))
