@@ -95,7 +95,9 @@ describe("tracing", () => {
         Effect.provide(GlossConfig.fromRecord({}))
       )
       expect(spanUnset).toMatchObject({ name: "unset", spanId: "noop", sampled: false })
-      const spanSet = yield* Effect.withSpan(Effect.currentSpan, "set").pipe(
+      // A root span: one that took a parent from the fiber (files share a fork in this tier) would take that
+      // parent's sampling decision, which is not what this checks.
+      const spanSet = yield* Effect.withSpan(Effect.currentSpan, "set", { root: true }).pipe(
         Effect.provide(TracingLive),
         Effect.provide(GlossConfig.fromRecord({ OTEL_EXPORTER_OTLP_ENDPOINT: switchedOn.url }))
       )
