@@ -6,6 +6,10 @@
  * would read. Left on, Effect's in-process tracer made them all, and the search path's spans cost the `scale`
  * benchmark's 8-client vector search (20 000 vectors of 384 dimensions on SQLite) about a sixth of its CPU a
  * request; the per-request span was already skipped (HttpMiddleware.withTracerDisabledWhen in http/Server.ts).
+ *
+ * Set, the layer also switches the tracer on explicitly: otherwise whether spans are real would depend on the
+ * fiber that builds the layer, and a fiber that inherited a switched-off tracer (a test runtime built after an
+ * unset one in the same process) would export nothing.
  */
 import { FetchHttpClient } from "@effect/platform"
 import { OtlpSerialization, OtlpTracer } from "@effect/opentelemetry"
@@ -22,6 +26,9 @@ export const TracingLive = Layer.unwrapEffect(
           url,
           resource: { serviceName, serviceVersion: VERSION },
           exportInterval: Duration.millis(exportDelayMillis)
-        }).pipe(Layer.provide([OtlpSerialization.layerJson, FetchHttpClient.layer]))
+        }).pipe(
+          Layer.provide([OtlpSerialization.layerJson, FetchHttpClient.layer]),
+          Layer.merge(Layer.setTracerEnabled(true))
+        )
     }))
 )
