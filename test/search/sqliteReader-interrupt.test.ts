@@ -73,14 +73,15 @@ describe("SqliteReader, interrupted", () => {
     Effect.gen(function*() {
       const reader = yield* makeSqliteReader({ filename: databaseFile() })
       // The first two run long enough to outlast the rest of the test; the next two end sooner, and free a worker.
-      // Sooner, but not before the count below is taken: at 3 million steps one of them had ended by then on a loaded
-      // run.
       yield* abandonHostile(reader, 2, 20_000_000)
       yield* abandonHostile(reader, 2, 8_000_000)
-      expect(reader.load().draining).toBe(4)
+      // Two per worker at most. Usually all four are still ending here, but under a loaded run one of the shorter
+      // ones has ended before this count (twice, at 3 and at 8 million steps): the bound holds either way.
+      const before = reader.load().draining
+      expect(before).toBeLessThanOrEqual(4)
       // The next statement needs a new worker, and each worker already has two stopped ones ending: it starts only
-      // once one of them has ended.
+      // once one of them has ended, so the stopped workers are never more than before.
       expect(yield* reader.all(ORDINARY)).toEqual([{ c: 1000 }])
-      expect(reader.load().draining).toBeLessThanOrEqual(3)
+      expect(reader.load().draining).toBeLessThanOrEqual(Math.min(before, 3))
     }), 120_000)
 })
