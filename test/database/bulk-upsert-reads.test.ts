@@ -5,10 +5,7 @@
  */
 import { describe, expect, layer } from "@effect/vitest"
 import { Duration, Effect, Layer, Tracer } from "effect"
-import { GlossConfig } from "../../src/Config.js"
 import type { User } from "../../src/domain/User.js"
-import { Database, SqlLive } from "../../src/services/database/Database.js"
-import { runMigrations } from "../../src/services/database/migrations.js"
 import { Datasets } from "../../src/services/datasets/Datasets.js"
 import { Fields } from "../../src/services/datasets/Fields.js"
 import { MetadataProperties } from "../../src/services/datasets/MetadataProperties.js"
@@ -16,14 +13,15 @@ import { Questions } from "../../src/services/datasets/Questions.js"
 import { VectorSettings } from "../../src/services/datasets/VectorSettings.js"
 import { Ingest } from "../../src/services/records/ingest/Ingest.js"
 import { Records } from "../../src/services/records/Records.js"
-import { SearchEngineLive } from "../../src/services/search/SearchEngineLive.js"
 import { Users } from "../../src/services/users/Users.js"
 import { WebhookSettings } from "../../src/services/webhooks/settings.js"
 import { Workspaces } from "../../src/services/workspaces/Workspaces.js"
-import { dialects, freshDatabase } from "../support/databases.js"
+import { dialects } from "../support/databases.js"
+import { servicesOnFreshDatabase } from "../support/services.js"
 
 const ServicesTest = (dialect: (typeof dialects)[number]) =>
-  Layer.unwrapScoped(Effect.map(freshDatabase(dialect), ({ env }) =>
+  servicesOnFreshDatabase(
+    dialect,
     Layer.mergeAll(
       Users.Default,
       Workspaces.Default,
@@ -37,13 +35,9 @@ const ServicesTest = (dialect: (typeof dialects)[number]) =>
     ).pipe(
       // Whether webhooks want an event is cached for a second, and a refresh is a read: on a slow machine (CI) the
       // cache the setup filled expired inside the counted upsert, which then read `webhooks` once. Not what is counted.
-      Layer.provide(Layer.succeed(WebhookSettings, { ...WebhookSettings.defaultValue(), subscriptionsTtl: Duration.minutes(10) })),
-      Layer.provide(Layer.effectDiscard(runMigrations)),
-      Layer.provide(SearchEngineLive),
-      Layer.provide(Database.Default),
-      Layer.provide(SqlLive),
-      Layer.provide(GlossConfig.fromRecord({ ...env, HF_HUB_DISABLE_TELEMETRY: "1" }))
-    )))
+      Layer.provide(Layer.succeed(WebhookSettings, { ...WebhookSettings.defaultValue(), subscriptionsTtl: Duration.minutes(10) }))
+    )
+  )
 
 /** The text of every SQL statement `effect` runs (its own fiber and those it forks). */
 const statementsOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>

@@ -27,12 +27,14 @@ export class StatusRecomputation extends Effect.Service<StatusRecomputation>()("
     const { sql } = db
 
     // Responses lock their record before recomputing it (Responses.persist); taking the same locks first means a
-    // response written meanwhile waits, and the counts below include it. SQLite has a single writer already.
+    // response written meanwhile waits, and the counts below include it. Every record of the dataset, not only those
+    // answered when the locks are taken: PostgreSQL's `update` below waits for a row another writer holds and then
+    // counts that row's responses as of the statement's start, so a record answered for the first time while the
+    // locks were taken, and answered again while the update ran, would be set back to pending with both answers in
+    // (test/database/status-recompute-race.test.ts). SQLite has a single writer already.
     const lockRecords = (datasetId: DatasetId) =>
       sql.onDialectOrElse({
-        pg: () =>
-          sql`select id from records where dataset_id = ${datasetId}
-                and exists (select 1 from responses r where r.record_id = records.id) order by id for update`,
+        pg: () => sql`select id from records where dataset_id = ${datasetId} order by id for update`,
         orElse: () => sql`select 1`
       }).pipe(Effect.orDie)
 

@@ -80,9 +80,11 @@ export class RecordsRepo extends Effect.Service<RecordsRepo>()("Gloss/RecordsRep
               external_id text, fields jsonb, metadata jsonb, status text, inserted_at timestamptz, updated_at timestamptz)`,
         orElse: () => sql`insert into records ${sql.insert(rows.map(encodeRecordRow))}`
       }).pipe(Effect.asVoid)
+    // Everything but the status, which only `recompute` writes, under the record's lock: a row read before an
+    // annotator completed the record and written back after would otherwise set it back to pending.
     const replace = SqlSchema.void({
       Request: RecordRow,
-      execute: (row) => sql`update records set ${sql.update(row, ["id"])} where id = ${row.id}`
+      execute: (row) => sql`update records set ${sql.update(row, ["id", "status"])} where id = ${row.id}`
     })
     const deleteIds = SqlSchema.findAll({
       Request: InDataset,
