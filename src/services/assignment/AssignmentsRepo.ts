@@ -9,7 +9,7 @@ import { DatasetId, RecordId, UserId, WorkspaceId } from "../../domain/Ids.js"
 import { type CandidateRow, decodeCandidates } from "../../codecs/candidateRows.js"
 import { DbInt, DbTimestamp } from "../../codecs/columns.js"
 import { Database } from "../database/Database.js"
-import { insertionOrder } from "../database/ddl.js"
+import { columnTypes, insertionOrder } from "../database/ddl.js"
 import type { Candidate } from "./queueOrder.js"
 
 const CHUNK = 500
@@ -19,6 +19,12 @@ const LeaseRow = Schema.Struct({ record_id: RecordId, user_id: UserId, expires_a
 export type LeaseRow = typeof LeaseRow.Type
 const IdRow = Schema.Struct({ record_id: RecordId })
 const CountRow = Schema.Struct({ user_id: UserId, n: DbInt })
+/** A lease (with its expiry) or a claim (without) as `queueState` reads them (the union names its columns). */
+const decodeClaimsAndLeases = Schema.decodeUnknown(Schema.Array(Schema.Struct({
+  id: RecordId,
+  user_id: UserId,
+  expires_at: Schema.NullOr(DbTimestamp)
+})))
 
 export interface AssignmentRow {
   readonly record_id: RecordId
@@ -35,23 +41,11 @@ export class AssignmentsRepo extends Effect.Service<AssignmentsRepo>()("Gloss/As
   effect: Effect.gen(function*() {
     const { sql } = yield* Database
     const seq = insertionOrder(sql)
+    const t = columnTypes(sql)
     const orDie = Effect.orDie
 
     // --- what a queue is made from -------------------------------------------------------------------------
 
-    /**
-     * Pending records assigned to nobody, with their priority, in the order of an `inserted` queue: every page of an
-     * annotator's queue reads them all, so they are decoded by hand (`decodeCandidates`).
-     */
-    const pool = (datasetId: DatasetId) =>
-      Effect.flatMap(
-        sql`select r.id, r.${sql.literal(seq)} as seq, coalesce(p.priority, 0) as priority from records r
-          left join record_priorities p on p.record_id = r.id
-          where r.dataset_id = ${datasetId} and r.status = 'pending'
-          and not exists (select 1 from record_assignments a where a.record_id = r.id)
-          order by priority desc, seq`,
-        decodeCandidates
-      )
     /**
      * Live leases whose user has not answered the record and may still annotate it: a member of the workspace, or an
      * owner. A member who leaves holds nothing from then on, as their assignments go with the membership.
@@ -68,25 +62,52 @@ export class AssignmentsRepo extends Effect.Service<AssignmentsRepo>()("Gloss/As
             where m.workspace_id = d.workspace_id and m.user_id = l.user_id))`
     })
     /**
-     * The claims and the live leases in one statement: under PostgreSQL's read committed, each statement reads its
-     * own snapshot, and an answer committed between two reads would move a claim out of the leases (its user has
-     * answered) before the claims had seen it, so the record would look one claim short to the queue being drawn.
-     * Claims are a submitted answer or a draft on a pending record; leases come with their expiry, claims with none.
+     * What every queue of the dataset is made from, in one statement: the pool (pending records assigned to nobody,
+     * with their priority), the claims on it (a submitted answer or a draft on a pending record) and the live leases
+     * (as `leases` above). Under PostgreSQL's read committed each statement reads its own snapshot, and a status
+     * that changes between two reads (an answer completing a record; the status job setting one back to pending)
+     * would make a record's claims and its place in the pool disagree, so that a queue drawn meanwhile saw it one
+     * claim short and handed it out beyond its overlap. One statement reads them all as of one moment.
+     *
+     * `kind` tells the rows apart (0 pool, 1 lease, 2 claim); the columns a kind does not have are typed nulls, so
+     * that PostgreSQL can match the branches' types. The pool's rows are every page's largest read, so they are
+     * decoded by hand (`decodeCandidates`).
      */
-    const claimsAndLeases = SqlSchema.findAll({
-      Request: Schema.Struct({ datasetId: DatasetId, now: DbTimestamp }),
-      Result: Schema.Struct({ record_id: RecordId, user_id: UserId, expires_at: Schema.NullOr(DbTimestamp) }),
-      execute: ({ datasetId, now }) =>
-        sql`select l.record_id, l.user_id, l.expires_at from record_leases l
-          join datasets d on d.id = l.dataset_id join users u on u.id = l.user_id
-          where l.dataset_id = ${datasetId} and l.expires_at > ${now}
-          and not exists (select 1 from responses s where s.record_id = l.record_id and s.user_id = l.user_id)
-          and (u.role = 'owner' or exists (select 1 from workspaces_users m
-            where m.workspace_id = d.workspace_id and m.user_id = l.user_id))
-          union all
-          select s.record_id, s.user_id, null from responses s join records r on r.id = s.record_id
-          where r.dataset_id = ${datasetId} and r.status = 'pending' and s.status in ('submitted', 'draft')`
-    })
+    const queueState = (datasetId: DatasetId, now: Date) =>
+      sql`select 0 as kind, r.id, cast(null as ${sql.literal(t.uuid)}) as user_id, r.${sql.literal(seq)} as seq,
+          coalesce(p.priority, 0) as priority, cast(null as ${sql.literal(t.timestamp)}) as expires_at
+        from records r left join record_priorities p on p.record_id = r.id
+        where r.dataset_id = ${datasetId} and r.status = 'pending'
+        and not exists (select 1 from record_assignments a where a.record_id = r.id)
+        union all
+        select 1, l.record_id, l.user_id, cast(null as ${sql.literal(t.bigint)}), cast(null as integer), l.expires_at
+        from record_leases l join datasets d on d.id = l.dataset_id join users u on u.id = l.user_id
+        where l.dataset_id = ${datasetId} and l.expires_at > ${now.toISOString()}
+        and not exists (select 1 from responses s where s.record_id = l.record_id and s.user_id = l.user_id)
+        and (u.role = 'owner' or exists (select 1 from workspaces_users m
+          where m.workspace_id = d.workspace_id and m.user_id = l.user_id))
+        union all
+        select 2, s.record_id, s.user_id, cast(null as ${sql.literal(t.bigint)}), cast(null as integer),
+          cast(null as ${sql.literal(t.timestamp)})
+        from responses s join records r on r.id = s.record_id
+        where r.dataset_id = ${datasetId} and r.status = 'pending' and s.status in ('submitted', 'draft')
+        order by kind, priority desc, seq`.pipe(
+        Effect.flatMap((rows) => {
+          const pool: Array<unknown> = []
+          const others: Array<unknown> = []
+          for (const row of rows) (Number((row as { kind: unknown }).kind) === 0 ? pool : others).push(row)
+          return Effect.zip(decodeCandidates(pool), decodeClaimsAndLeases(others))
+        }),
+        Effect.map(([pool, rows]) => {
+          const claims: Array<{ readonly record_id: RecordId; readonly user_id: UserId }> = []
+          const leases: Array<LeaseRow> = []
+          for (const row of rows) {
+            if (row.expires_at === null) claims.push({ record_id: row.id, user_id: row.user_id })
+            else leases.push({ record_id: row.id, user_id: row.user_id, expires_at: row.expires_at })
+          }
+          return { pool: pool.map(toCandidate), claims, leases }
+        })
+      )
     /** A user's assigned records (decoded by hand as the pool's: a user may be assigned most of a dataset). */
     const assignedTo = ({ datasetId, userId }: { readonly datasetId: DatasetId; readonly userId: UserId }) =>
       Effect.flatMap(
@@ -246,18 +267,9 @@ export class AssignmentsRepo extends Effect.Service<AssignmentsRepo>()("Gloss/As
       usersNamed: (ids: ReadonlyArray<UserId>) => usersNamed(ids).pipe(orDie),
       assignedOrPrioritised: (datasetId: DatasetId) => assignedOrPrioritised(datasetId).pipe(orDie),
       recordCount: (datasetId: DatasetId) => Effect.map(recordCount(datasetId), (row) => row.n).pipe(orDie),
-      pool: (datasetId: DatasetId) => Effect.map(pool(datasetId), (rows) => rows.map(toCandidate)).pipe(orDie),
       leases: (datasetId: DatasetId, now: Date) => leases({ datasetId, now }).pipe(orDie),
-      claimsAndLeases: (datasetId: DatasetId, now: Date) =>
-        Effect.map(claimsAndLeases({ datasetId, now }), (rows) => {
-          const claims: Array<{ readonly record_id: RecordId; readonly user_id: UserId }> = []
-          const leases: Array<LeaseRow> = []
-          for (const row of rows) {
-            if (row.expires_at === null) claims.push({ record_id: row.record_id, user_id: row.user_id })
-            else leases.push({ record_id: row.record_id, user_id: row.user_id, expires_at: row.expires_at })
-          }
-          return { claims, leases }
-        }).pipe(orDie),
+      /** The pool, its claims and the live leases, as of one moment (see `queueState`). */
+      queueState: (datasetId: DatasetId, now: Date) => queueState(datasetId, now).pipe(orDie),
       assignedTo: (datasetId: DatasetId, userId: UserId) =>
         Effect.map(assignedTo({ datasetId, userId }), (rows) => rows.map(toCandidate)).pipe(orDie),
       answeredBy: (datasetId: DatasetId, userId: UserId) =>

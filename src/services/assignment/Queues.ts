@@ -73,10 +73,8 @@ export class Queues extends Effect.Service<Queues>()("Gloss/Queues", {
         if (values.assigned === "only") {
           return { state: poolStateOf([], [], []), leases: yield* repo.leases(datasetId, at) }
         }
-        // Claims before the pool: the claims leave out records that are no longer pending, so a record answered
-        // enough between the two reads must have left the pool too by the time it is read.
-        const { claims, leases } = yield* repo.claimsAndLeases(datasetId, at)
-        const pool = yield* repo.pool(datasetId)
+        // One read, so the pool and its claims are of one moment (see AssignmentsRepo's `queueState`).
+        const { claims, leases, pool } = yield* repo.queueState(datasetId, at)
         return { state: poolStateOf(pool, claims, leases), leases }
       })
 
