@@ -125,8 +125,11 @@ export class Records extends Effect.Service<Records>()("Gloss/Records", {
       yield* db.write(
         Effect.gen(function*() {
           // `metadata` replaces the whole dict; `suggestions` replace all of the record's; `vectors` are upserted.
-          const updated = { ...record, metadata: patch.metadata === undefined ? record.metadata : patch.metadata, updated_at: at }
-          yield* repo.replace(updated)
+          const updated = yield* repo.replace({
+            ...record,
+            metadata: patch.metadata === undefined ? record.metadata : patch.metadata,
+            updated_at: at
+          })
           yield* events.records("record.updated", dataset, [updated])
           if (patch.suggestions !== undefined) {
             yield* answers.deleteSuggestions(record.id, null)

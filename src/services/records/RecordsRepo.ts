@@ -1,5 +1,5 @@
 import { SqlSchema } from "@effect/sql"
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { DbInt } from "../../codecs/columns.js"
 import { intOf } from "../../codecs/plainRows.js"
 import { decodeRecordRows, encodeRecordRow, RecordRow, recordRowsDocument } from "../../codecs/recordRows.js"
@@ -81,10 +81,12 @@ export class RecordsRepo extends Effect.Service<RecordsRepo>()("Gloss/RecordsRep
         orElse: () => sql`insert into records ${sql.insert(rows.map(encodeRecordRow))}`
       }).pipe(Effect.asVoid)
     // Everything but the status, which only `recompute` writes, under the record's lock: a row read before an
-    // annotator completed the record and written back after would otherwise set it back to pending.
-    const replace = SqlSchema.void({
+    // annotator completed the record and written back after would otherwise set it back to pending. The status as
+    // stored comes back, so that what is shown and indexed is not the one read before.
+    const replace = SqlSchema.findOne({
       Request: RecordRow,
-      execute: (row) => sql`update records set ${sql.update(row, ["id", "status"])} where id = ${row.id}`
+      Result: Schema.Struct({ status: RecordRow.fields.status }),
+      execute: (row) => sql`update records set ${sql.update(row, ["id", "status"])} where id = ${row.id} returning status`
     })
     const deleteIds = SqlSchema.findAll({
       Request: InDataset,
@@ -149,7 +151,12 @@ export class RecordsRepo extends Effect.Service<RecordsRepo>()("Gloss/RecordsRep
         pageAfter(datasetId, after, limit).pipe(Effect.orDie),
       count: (datasetId: DatasetId) => count(datasetId).pipe(Effect.map(({ n }) => n), Effect.orDie),
       insertMany: (rows: ReadonlyArray<RecordRow>) => rows.length === 0 ? Effect.void : insertMany(rows).pipe(Effect.orDie),
-      replace: (row: RecordRow) => replace(row).pipe(Effect.orDie),
+      /** Writes the row but its status; gives the row as stored (its status, which answers may have changed). */
+      replace: (row: RecordRow) =>
+        replace(row).pipe(
+          Effect.map(Option.match({ onNone: () => row, onSome: ({ status }) => status === row.status ? row : { ...row, status } })),
+          Effect.orDie
+        ),
       deleteIds: (datasetId: DatasetId, ids: ReadonlyArray<string>) =>
         ids.length === 0 ? Effect.succeed([]) : deleteIds({ datasetId, ids }).pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie)
     } as const

@@ -49,14 +49,15 @@ export class Ingest extends Effect.Service<Ingest>()("Gloss/Ingest", {
         const datasetId = dataset.id
         yield* records.insertMany(planned.inserts)
         yield* events.records("record.created", dataset, planned.inserts)
-        for (const row of planned.updates) yield* records.replace(row)
+        const replaced: Array<RecordRow> = []
+        for (const row of planned.updates) replaced.push(yield* records.replace(row))
         yield* answers.upsertResponses(planned.responses)
         yield* answers.upsertSuggestions(planned.suggestions)
         yield* answers.upsertVectors(planned.vectors)
         const statuses = new Map(
           (yield* records.recompute(planned.recompute, dataset.distribution.min_submitted)).map((r) => [r.id, r.status])
         )
-        const updated: ReadonlyArray<RecordRow> = planned.updates.map((row) => {
+        const updated: ReadonlyArray<RecordRow> = replaced.map((row) => {
           const status = statuses.get(row.id)
           return status === undefined ? row : { ...row, status }
         })
