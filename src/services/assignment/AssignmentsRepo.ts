@@ -7,6 +7,7 @@ import { SqlSchema } from "@effect/sql"
 import { Array as Arr, Effect, Schema } from "effect"
 import { DatasetId, RecordId, UserId, WorkspaceId } from "../../domain/Ids.js"
 import { type CandidateRow, decodeCandidates } from "../../codecs/candidateRows.js"
+import { intOf } from "../../codecs/plainRows.js"
 import { DbInt, DbTimestamp } from "../../codecs/columns.js"
 import { Database } from "../database/Database.js"
 import { columnTypes, insertionOrder } from "../database/ddl.js"
@@ -50,21 +51,21 @@ export class AssignmentsRepo extends Effect.Service<AssignmentsRepo>()("Gloss/As
      * Live leases whose user has not answered the record and may still annotate it: a member of the workspace, or an
      * owner. A member who leaves holds nothing from then on, as their assignments go with the membership.
      */
+    const liveLeases = (datasetId: string, now: string | Date) =>
+      sql`from record_leases l join datasets d on d.id = l.dataset_id join users u on u.id = l.user_id
+        where l.dataset_id = ${datasetId} and l.expires_at > ${now}
+        and not exists (select 1 from responses s where s.record_id = l.record_id and s.user_id = l.user_id)
+        and (u.role = 'owner' or exists (select 1 from workspaces_users m
+          where m.workspace_id = d.workspace_id and m.user_id = l.user_id))`
     const leases = SqlSchema.findAll({
       Request: Schema.Struct({ datasetId: DatasetId, now: DbTimestamp }),
       Result: LeaseRow,
-      execute: ({ datasetId, now }) =>
-        sql`select l.record_id, l.user_id, l.expires_at from record_leases l
-          join datasets d on d.id = l.dataset_id join users u on u.id = l.user_id
-          where l.dataset_id = ${datasetId} and l.expires_at > ${now}
-          and not exists (select 1 from responses s where s.record_id = l.record_id and s.user_id = l.user_id)
-          and (u.role = 'owner' or exists (select 1 from workspaces_users m
-            where m.workspace_id = d.workspace_id and m.user_id = l.user_id))`
+      execute: ({ datasetId, now }) => sql`select l.record_id, l.user_id, l.expires_at ${liveLeases(datasetId, now)}`
     })
     /**
      * What every queue of the dataset is made from, in one statement: the pool (pending records assigned to nobody,
      * with their priority), the claims on it (a submitted answer or a draft on a pending record) and the live leases
-     * (as `leases` above). Under PostgreSQL's read committed each statement reads its own snapshot, and a status
+     * (`liveLeases`, as `leases` reads them). Under PostgreSQL's read committed each statement reads its own snapshot, and a status
      * that changes between two reads (an answer completing a record; the status job setting one back to pending)
      * would make a record's claims and its place in the pool disagree, so that a queue drawn meanwhile saw it one
      * claim short and handed it out beyond its overlap. One statement reads them all as of one moment.
@@ -81,11 +82,7 @@ export class AssignmentsRepo extends Effect.Service<AssignmentsRepo>()("Gloss/As
         and not exists (select 1 from record_assignments a where a.record_id = r.id)
         union all
         select 1, l.record_id, l.user_id, cast(null as ${sql.literal(t.bigint)}), cast(null as integer), l.expires_at
-        from record_leases l join datasets d on d.id = l.dataset_id join users u on u.id = l.user_id
-        where l.dataset_id = ${datasetId} and l.expires_at > ${now.toISOString()}
-        and not exists (select 1 from responses s where s.record_id = l.record_id and s.user_id = l.user_id)
-        and (u.role = 'owner' or exists (select 1 from workspaces_users m
-          where m.workspace_id = d.workspace_id and m.user_id = l.user_id))
+        ${liveLeases(datasetId, now.toISOString())}
         union all
         select 2, s.record_id, s.user_id, cast(null as ${sql.literal(t.bigint)}), cast(null as integer),
           cast(null as ${sql.literal(t.timestamp)})
@@ -95,7 +92,7 @@ export class AssignmentsRepo extends Effect.Service<AssignmentsRepo>()("Gloss/As
         Effect.flatMap((rows) => {
           const pool: Array<unknown> = []
           const others: Array<unknown> = []
-          for (const row of rows) (Number((row as { kind: unknown }).kind) === 0 ? pool : others).push(row)
+          for (const row of rows) (intOf(row.kind) === 0 ? pool : others).push(row)
           return Effect.zip(decodeCandidates(pool), decodeClaimsAndLeases(others))
         }),
         Effect.map(([pool, rows]) => {
